@@ -1,0 +1,9 @@
+"""Bots by name, for every game on the protocol.
+
+Levels: ``random`` (uniform over legal actions), ``easy`` (the game's rule-of-thumb bot with
+mistakes), ``normal`` (the rule-of-thumb bot).  Search levels register themselves here too.
+"""
+
+from torite.bots.registry import BOT_NAMES, BotError, make_bot, parse_bots
+
+__all__ = ["BOT_NAMES", "BotError", "make_bot", "parse_bots"]

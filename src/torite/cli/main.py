@@ -1,0 +1,202 @@
+"""The ``torite`` command: games, rules, play, simulate, replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from torite.bots import BotError, parse_bots
+from torite.engine.base import OptionError
+from torite.engine.registry import game_class, game_ids, make_game
+from torite.record import Record, RecordError, replay
+
+
+class CliError(Exception):
+    """A user error: printed as one line, exit status 2."""
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for p in pairs:
+        key, sep, value = p.partition("=")
+        if not sep or not key.strip():
+            raise CliError(f"option {p!r}: write it as KEY=VALUE, e.g. -o target=50")
+        out[key.strip()] = value
+    return out
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    info = [game_class(g).describe() for g in game_ids()]
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False, indent=1))
+        return 0
+    for g in info:
+        print(f"{g['id']}  —  {g['title']}")
+        for o in g["options"]:
+            extra = f" (one of {', '.join(map(str, o['choices']))})" if "choices" in o else ""
+            print(f"    {o['name']} = {o['default']!s}{extra}: {o['help']}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    print(game_class(args.game).rules_page(args.lang))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from torite.cli.terminal import play_terminal
+
+    game = make_game(args.game, parse_options(args.option))
+    n = game.num_players
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be from 0 to {n - 1}")
+    bots = parse_bots(args.bots, n - 1)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    play_terminal(game, args.seat, bots, seed, records=Path(args.record_dir))
+    return 0
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if done != total and now - self.last < 0.1:
+            return
+        self.last = now
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from torite.sim import simulate
+
+    game = make_game(args.game, parse_options(args.option))
+    bots = parse_bots(args.bots, game.num_players)
+    if (args.rounds is not None and args.rounds < 1) or (args.games is not None and args.games < 1):
+        raise CliError("--rounds and --games need a positive number")
+    if args.jobs < 1:
+        raise CliError("--jobs needs a positive number")
+    unit = "rounds" if args.rounds is not None else "games"
+    out = simulate(args.game, game.options, bots, rounds=args.rounds, games=args.games, seed=args.seed,
+                   jobs=args.jobs, records=args.records, progress=Progress(f"{args.game} {unit}"))
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{out['game']}  {out['options']}")
+    print(f"{out['rounds']} rounds, {out['rounds_per_second']:.0f} rounds/s, "
+          f"{out['actions_per_second']:.0f} actions/s")
+    for s, b in enumerate(out["bots"]):
+        line = (f"  seat {s} {b:>8}: {out['points_per_round'][s]:8.2f} ± "
+                f"{out['points_per_round_ci95'][s]:.2f} points/round")
+        if "wins" in out:
+            line += f", {out['wins'][s]} wins"
+        print(line)
+    for k, v in out["stats"].items():
+        print(f"  {k}: {v:.3f}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        rec = Record.load(args.file)
+        state = replay(rec)
+    except RecordError as e:
+        if args.json:
+            print(json.dumps({"ok": False, "error": str(e)}))
+        else:
+            print(f"torite replay: {args.file}: {e}", file=sys.stderr)
+        return 1
+    over = state.is_over()
+    res = state.result().to_json()
+    if args.json:
+        print(json.dumps({"ok": True, "game": rec.game, "actions": len(rec.actions), "finished": over,
+                          "result": res}, ensure_ascii=False))
+    else:
+        print(f"{args.file}: {rec.game}, {len(rec.actions)} actions checked, "
+              f"{'finished' if over else 'unfinished'}")
+        print(f"  scores {res['scores']}, winners {res['winners']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="torite", description="Trick-taking card games: play, study, design.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    g = sub.add_parser("games", help="list the games and their options")
+    g.add_argument("--json", action="store_true")
+    g.set_defaults(func=cmd_games)
+
+    r = sub.add_parser("rules", help="print a game's rules page")
+    r.add_argument("game")
+    r.add_argument("--lang", default="en", help="en or ja")
+    r.set_defaults(func=cmd_rules)
+
+    pl = sub.add_parser("play", help="play in the terminal against bots")
+    pl.add_argument("game")
+    pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
+    pl.add_argument("--bots", default="normal", help="bot names for the other seats, e.g. normal,random")
+    pl.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    pl.add_argument("--seed", type=int, default=None)
+    pl.add_argument("--record-dir", default="torite-records", help="where the game's record is saved")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("simulate", help="bots play many rounds or games; statistics")
+    s.add_argument("game")
+    unit = s.add_mutually_exclusive_group(required=True)
+    unit.add_argument("--rounds", type=int, help="play N single rounds, the dealer rotating")
+    unit.add_argument("--games", type=int, help="play N whole games")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--bots", default="random", help="one name for every seat, or one per seat")
+    s.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--json", action="store_true", help="print one JSON object")
+    s.add_argument("--records", default=None, metavar="DIR", help="write every game's record here")
+    s.set_defaults(func=cmd_simulate)
+
+    rp = sub.add_parser("replay", help="check a game record and recompute its result")
+    rp.add_argument("file")
+    rp.add_argument("--json", action="store_true")
+    rp.set_defaults(func=cmd_replay)
+    for extra in _EXTRA_COMMANDS:
+        extra(sub)
+    return p
+
+
+# Commands that live in optional modules (server, arena) add themselves here.
+_EXTRA_COMMANDS: list[Any] = []
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.func(args)
+        return code
+    except (CliError, OptionError, BotError, ValueError) as e:
+        print(f"torite {args.command}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,25 @@
+"""The protocol every game implements, and the mechanics games really share."""
+
+from torite.engine.base import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    OptionError,
+    OptionSpec,
+    State,
+)
+from torite.engine.registry import game_class, game_ids, make_game
+
+__all__ = [
+    "Action",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "OptionError",
+    "OptionSpec",
+    "State",
+    "game_class",
+    "game_ids",
+    "make_game",
+]

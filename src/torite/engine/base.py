@@ -1,0 +1,326 @@
+"""The common protocol: a :class:`Game` (rules id + validated options) makes :class:`State`s.
+
+Every interface (CLI, simulator, bots, records, web) speaks only this protocol, so a new game
+is a new rules module and nothing else changes.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, NamedTuple, Protocol, Self
+
+from torite.cards import card_str, iter_bits, parse_card
+
+ALL_SEATS = -1  # visibility mask meaning "every seat and spectators"
+
+
+class IllegalAction(ValueError):
+    """An action refused by the rules; the state is left exactly as it was."""
+
+
+class OptionError(ValueError):
+    """A bad game option: unknown name, wrong type or value out of range."""
+
+
+class Action(NamedTuple):
+    """One decision: a kind, the cards it names (a mask) and any other argument.
+
+    The text notation is ``kind [cards…] [arg]`` – ``play 10D``, ``bury QC KC``, ``trump S``,
+    ``call H``, ``replace``, ``pass`` – and :meth:`parse` reads it back.
+    """
+
+    kind: str
+    cards: int = 0
+    arg: str = ""
+
+    def __str__(self) -> str:
+        parts = [self.kind]
+        parts.extend(card_str(c) for c in iter_bits(self.cards))
+        if self.arg:
+            parts.append(self.arg)
+        return " ".join(parts)
+
+    @property
+    def card(self) -> int:
+        """The single card a ``play``-like action names."""
+        return self.cards.bit_length() - 1
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        tokens = text.split()
+        if not tokens:
+            raise ValueError("empty action")
+        kind = tokens[0].lower()
+        cards = 0
+        rest: list[str] = []
+        for tok in tokens[1:]:
+            if rest:
+                rest.append(tok)
+                continue
+            try:
+                c = parse_card(tok)
+            except ValueError:
+                rest.append(tok)
+                continue
+            if cards >> c & 1:
+                raise ValueError(f"card {card_str(c)} named twice in {text!r}")
+            cards |= 1 << c
+        return cls(kind, cards, " ".join(rest).upper() if rest else "")
+
+
+class Event(NamedTuple):
+    """Something that happened; ``visible`` is a bitmask of seats, or ``ALL_SEATS``."""
+
+    kind: str
+    seat: int
+    data: Mapping[str, Any]
+    visible: int = ALL_SEATS
+
+    def visible_to(self, seat: int | None) -> bool:
+        """``seat=None`` is a spectator: public events only."""
+        if self.visible == ALL_SEATS:
+            return True
+        return seat is not None and bool(self.visible >> seat & 1)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of a game, with the type and range that validation enforces."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def kind(self) -> type:
+        return type(self.default)
+
+    def coerce(self, value: Any) -> Any:
+        """Turn a value (possibly the text of ``-o KEY=VALUE``) into a checked option value."""
+        kind = self.kind
+        if isinstance(value, str):
+            text = value.strip()
+            if kind is bool:
+                low = text.lower()
+                if low in ("1", "true", "yes", "on"):
+                    value = True
+                elif low in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise OptionError(f"option {self.name}: expected true or false, got {text!r}")
+            elif kind is int:
+                try:
+                    value = int(text)
+                except ValueError:
+                    raise OptionError(f"option {self.name}: expected an integer, got {text!r}") from None
+            else:
+                value = text
+        if kind is bool and not isinstance(value, bool):
+            raise OptionError(f"option {self.name}: expected true or false, got {value!r}")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name}: expected an integer, got {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise OptionError(f"option {self.name}: expected text, got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise OptionError(f"option {self.name}: {value!r} is not one of {allowed}")
+        if self.minimum is not None and value < self.minimum:
+            raise OptionError(f"option {self.name}: {value} is below the minimum {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise OptionError(f"option {self.name}: {value} is above the maximum {self.maximum}")
+        return value
+
+    def describe(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help,
+                             "type": self.kind.__name__}
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        if self.minimum is not None:
+            d["minimum"] = self.minimum
+        if self.maximum is not None:
+            d["maximum"] = self.maximum
+        return d
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game (or of the rounds played so far)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    round_scores: tuple[tuple[int, ...], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners),
+                "round_scores": [list(r) for r in self.round_scores]}
+
+
+class Determinizer(Protocol):
+    """Samples full states consistent with what one seat knows."""
+
+    def sample(self, rng: random.Random) -> State: ...
+
+
+class Game(ABC):
+    """A rules id plus validated options; a factory of states.
+
+    Options are checked here, at construction, so a bad option never reaches a state.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]]
+    STAT_KEYS: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, options: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
+        given = dict(options or {}) | kwargs
+        specs = {s.name: s for s in self.OPTIONS}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise OptionError(f"{self.id}: unknown option {', '.join(unknown)} (options: {known})")
+        values = {name: spec.default for name, spec in specs.items()}
+        for name, value in given.items():
+            values[name] = specs[name].coerce(value)
+        self.options: dict[str, Any] = values
+        self._check_options()
+
+    def _check_options(self) -> None:
+        """Hook for constraints between options."""
+
+    @classmethod
+    def describe(cls) -> dict[str, Any]:
+        return {"id": cls.id, "title": cls.title, "options": [s.describe() for s in cls.OPTIONS]}
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @abstractmethod
+    def new_state(self, seed: int | None = None, *, dealer: int | None = None,
+                  max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = ()) -> State:
+        """A fresh game.
+
+        ``seed`` drives every chance event; ``dealer`` fixes the first dealer (else drawn from
+        the seed); ``max_rounds`` stops the game after that many rounds (the simulator's single
+        rounds); ``deals`` gives explicit deals for the first rounds, in order.
+        """
+
+    @abstractmethod
+    def determinizer(self, obs: Mapping[str, Any]) -> Determinizer:
+        """Read one seat's observation once; the result samples full states consistent with it.
+
+        Built from the observation alone, so a search bot that uses it cannot learn more than
+        its seat may.
+        """
+
+    def rule_bot(self, seat: int, rng: random.Random) -> Any:
+        """The game's rule-of-thumb bot (a ``torite.engine.bot.Bot``) for ``seat``."""
+        raise NotImplementedError(f"{self.id} has no rule-of-thumb bot")
+
+    @classmethod
+    def rules_page(cls, lang: str = "en") -> str:
+        """The player-facing rules page shipped beside the rules module (``rules.<lang>.md``)."""
+        folder = Path(sys.modules[cls.__module__].__file__ or ".").parent
+        page = folder / f"rules.{lang}.md"
+        if not page.is_file():
+            have = sorted(p.name.split(".")[1] for p in folder.glob("rules.*.md"))
+            raise OptionError(f"no {lang!r} rules page for {cls.id} (languages: {', '.join(have)})")
+        return page.read_text(encoding="utf-8")
+
+    def sort_key(self, card: int) -> tuple[int, int]:
+        """Display order of a hand: by suit (jokers first), then rank high to low."""
+        return (-1, -card) if card >= 52 else (card // 13, -card)
+
+    def status(self, obs: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Public state worth showing a player, as (label, value) pairs; games add their own."""
+        return []
+
+    def event_text(self, event: Event) -> str | None:
+        """One line describing an event for a log, or None to leave it out."""
+        d = event.data
+        who = f"seat {event.seat}"
+        if event.kind == "play":
+            return f"{who} plays {d['card']}"
+        if event.kind == "trick":
+            return f"{who} wins the trick ({' '.join(d['cards'])}) for {d['points']:+d}"
+        if event.kind == "round":
+            return f"round {d['round'] + 1}: seat {d['dealer']} deals"
+        if event.kind == "round_end":
+            return f"round over: {d['points']} (totals {d['scores']})"
+        if event.kind == "game_end":
+            return f"game over: {d['scores']}"
+        if event.kind == "deal":
+            return f"{who} is dealt {' '.join(d['cards'])}"
+        return f"{event.kind} {who} {dict(d)}"
+
+    def parse_action(self, text: str) -> Action:
+        try:
+            return Action.parse(text)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"
+
+
+class State(ABC):
+    """A game in progress.  Mutable; :meth:`clone` is cheap."""
+
+    game: Game
+    rng: random.Random
+    events: list[Event]
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that decide now (several during a simultaneous phase); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply or raise :class:`IllegalAction`, leaving the state untouched."""
+
+    @abstractmethod
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """Everything ``seat`` may know, as JSON-ready data; ``None`` is a spectator."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def result(self) -> Result: ...
+
+    @abstractmethod
+    def clone(self) -> Self: ...
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state consistent with everything ``seat`` knows, hidden cards resampled
+        (and future chance drawn from ``rng``, not from this state's generator)."""
+        return self.game.determinizer(self.observation(seat)).sample(rng)
+
+    @abstractmethod
+    def stats(self) -> dict[str, float]:
+        """Totals of the game's mechanics over the rounds played (keys: ``Game.STAT_KEYS``)."""
+
+    @property
+    @abstractmethod
+    def rounds_played(self) -> int: ...
+
+    def apply_text(self, seat: int, text: str) -> Action:
+        action = self.game.parse_action(text)
+        self.apply(seat, action)
+        return action
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return [e for e in self.events if e.visible_to(seat)]

@@ -1,0 +1,41 @@
+"""What a player program is: it sees an observation and the legal actions, never the state.
+
+This lives in the engine (not in ``torite.bots``) so that each game's rule-of-thumb bot can be
+written inside its rules package.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from torite.engine.base import Action, Game
+
+
+class Bot(ABC):
+    """A player.  ``act`` gets only what its seat may know."""
+
+    name: str = "bot"
+    #: False for a bot that ignores the observation, so drivers may skip building it.
+    uses_observation: bool = True
+
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+
+    @abstractmethod
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` (never empty) given the seat's observation."""
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions at each decision."""
+
+    name = "random"
+    uses_observation = False
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self.rng.randrange(len(legal))]

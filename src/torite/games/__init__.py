@@ -1,0 +1,1 @@
+"""Rules modules, one package a game.  Faces reach them only through ``torite.engine.registry``."""

@@ -1,0 +1,145 @@
+"""The rule-of-thumb player for Trick of the Dead (the ``normal`` level).
+
+Rules of thumb from the source's strategy section: bury high clubs, take diamond tricks
+cheaply, dodge club tricks, dump clubs when void, keep hearts to survive, spend a joker on a
+rich trick, declare the longest strong suit as trump, and call diamonds on a led joker so the
+others must feed it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from torite.cards import SUIT_MASKS, iter_bits, parse_card
+from torite.engine.base import Action
+from torite.engine.bot import Bot
+from torite.games.trick_of_the_dead.rules import SUITS, winning_index
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+
+
+class TrickOfTheDeadBot(Bot):
+    name = "normal"
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        kind = legal[0].kind
+        if kind == "bury":
+            return self._bury(obs, legal)
+        if kind == "trump":
+            return self._trump(obs, legal)
+        if kind == "call":
+            return next(a for a in legal if a.arg == "D")
+        return self._play(obs, legal)
+
+    # ------------------------------------------------------------------
+    def _points(self, obs: Mapping[str, Any]) -> list[int]:
+        club = -3 if obs["options"]["survival"] else -2
+        return [club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54)]
+
+    def _keep_value(self, card: int, obs: Mapping[str, Any]) -> float:
+        """How much a card is worth keeping in hand (higher = play it later)."""
+        if card >= 52:
+            return 12.0
+        suit, rank = card // 13, card % 13 + 2
+        survival = 3 if obs["options"]["survival"] else 2
+        if suit == CLUBS:
+            return -rank / 2  # get rid of clubs, high ones first
+        if suit == HEARTS:
+            return survival + rank / 6
+        if suit == DIAMONDS:
+            return rank / 3
+        return rank / 5
+
+    def _bury(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        hand = [parse_card(c) for c in obs["hand"]]
+
+        def burial_score(c: int) -> float:
+            if c >= 52:
+                return -100.0
+            suit, rank = c // 13, c % 13 + 2
+            if suit == CLUBS:
+                return 20.0 + rank  # high clubs first
+            if suit == SPADES:
+                return 10.0 - rank / 2  # low spades harm nobody if they rise
+            if suit == HEARTS:
+                return -10.0 + (14 - rank) / 10
+            return -20.0 + (14 - rank) / 10
+
+        best = sorted(hand, key=burial_score, reverse=True)[:2]
+        want = (1 << best[0]) | (1 << best[1])
+        return next(a for a in legal if a.cards == want)
+
+    def _trump(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        hand = sum(1 << parse_card(c) for c in obs["hand"])
+
+        def strength(s: int) -> float:
+            cards = [c for c in iter_bits(hand & SUIT_MASKS[s])]
+            penalty = 3 if s == CLUBS else 0
+            return len(cards) * 2 + sum(max(0, c % 13 - 7) for c in cards) - penalty
+
+        suit = max(range(4), key=strength)
+        return next(a for a in legal if a.arg == SUITS[suit])
+
+    def _play(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        pts = self._points(obs)
+        trick = [parse_card(t["card"]) for t in obs["trick"]]
+        trump_now = SUITS.index(obs["trump_in_force"]) if obs["trump_in_force"] else -1
+        led = SUITS.index(obs["led"]) if obs["led"] else -1
+        n = obs["num_players"]
+        last = len(trick) == n - 1
+        seen = sum(1 << parse_card(c) for t in obs["tricks"] for c in t["cards"])
+        seen |= sum(1 << c for c in trick)
+        mine = sum(1 << parse_card(c) for c in obs["hand"])
+        my_zombies = sum(1 << parse_card(c) for c in obs["zombies"][self.seat])
+        best_action, best_value = legal[0], float("-inf")
+        for a in legal:
+            c = a.card
+            keep = self._keep_value(c, obs)
+            if not trick:
+                value = self._lead_value(c, obs, seen, mine, trump_now) - keep
+            else:
+                cards = [*trick, c]
+                lead_suit = led if led >= 0 else c // 13
+                wins = winning_index(cards, lead_suit, trump_now) == len(trick)
+                base = sum(pts[x] for x in cards)
+                if wins:
+                    zombie = bool(my_zombies >> c & 1)
+                    gain: float = base + (5 if c >= 52 else 0)
+                    if zombie:
+                        gain += sum(pts[x] for x in cards if 13 <= x < 26)
+                    if not last:
+                        sure = self._is_top(c, lead_suit, trump_now, seen | mine)
+                        gain = gain * (0.85 if sure else 0.45) - (0 if sure else 2)
+                    value = gain - keep
+                else:
+                    value = -keep * 0.9
+                    # an unwinnable trick is a place to dump clubs
+                    if c < 13:
+                        value += 1.5
+            if value > best_value:
+                best_action, best_value = a, value
+        return best_action
+
+    def _is_top(self, c: int, led: int, trump_now: int, known: int) -> bool:
+        """Whether no unseen card can beat ``c`` (jokers aside, which we cannot see)."""
+        if c >= 52:
+            return True
+        suit = c // 13
+        if trump_now >= 0 and suit != trump_now:
+            return False
+        higher = SUIT_MASKS[suit] & ~((1 << (c + 1)) - 1)
+        return not higher & ~known
+
+    def _lead_value(self, c: int, obs: Mapping[str, Any], seen: int, mine: int, trump_now: int) -> float:
+        if c >= 52:
+            return 3.0  # a led joker wins and calls diamonds
+        suit = c // 13
+        top = self._is_top(c, suit, trump_now, seen | mine)
+        if suit == DIAMONDS:
+            return 6.0 + (c % 13 + 2) if top else -(c % 13 + 2)
+        if suit == CLUBS:
+            return -1.0 if top else 1.0
+        if suit == HEARTS:
+            return 0.5 if top else -0.5
+        return 2.0 if top else 1.0 - (c % 13) / 13

@@ -1,0 +1,165 @@
+"""Many games at once: self-play of bots, statistics with confidence intervals.
+
+Every unit of work (one round, or one whole game) gets its own seed derived from the run's
+seed and the unit's index, and results are folded in index order, so the numbers are the same
+whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from torite.bots import make_bot
+from torite.engine.base import Game, State
+from torite.engine.registry import make_game
+from torite.record import Record, start_record
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A 63-bit seed from a tuple, stable across processes and Python runs."""
+    return random.Random(":".join(map(str, parts))).getrandbits(63)
+
+
+@dataclass
+class UnitResult:
+    index: int
+    round_scores: list[tuple[int, ...]]
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    stats: dict[str, float]
+    actions: int
+    record: dict[str, Any] | None = None
+    decision_seconds: list[float] = field(default_factory=list)
+
+
+def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = None,
+         max_rounds: int | None = None, keep_record: bool = False,
+         bot_seed: int | None = None) -> tuple[State, Record | None, int]:
+    """Play one game between named bots; returns the final state, its record, and the number
+    of actions taken."""
+    state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds)
+    base = seed if bot_seed is None else bot_seed
+    players = [make_bot(name, game, s, derive_seed(base, "bot", s)) for s, name in enumerate(bots)]
+    rec = start_record(game, seed, [f"bot:{b}" for b in bots], dealer=dealer,
+                       max_rounds=max_rounds) if keep_record else None
+    actions = 0
+    empty: dict[str, Any] = {}
+    while not state.is_over():
+        for seat in state.to_act():
+            bot = players[seat]
+            obs = state.observation(seat) if bot.uses_observation else empty
+            action = bot.act(obs, state.legal_actions(seat))
+            state.apply(seat, action)
+            actions += 1
+            if rec is not None:
+                rec.actions.append((seat, str(action)))
+    if rec is not None:
+        rec.result = state.result().to_json()
+    return state, rec, actions
+
+
+_Job = tuple[str, dict[str, Any], list[str], int, str, bool, int]
+
+
+def _run_unit(job: _Job) -> UnitResult:
+    game_id, options, bots, seed, mode, keep, index = job
+    game = make_game(game_id, options)
+    unit_seed = derive_seed(seed, mode, index)
+    if mode == "rounds":
+        state, rec, actions = play(game, bots, unit_seed, dealer=index % game.num_players,
+                                   max_rounds=1, keep_record=keep)
+    else:
+        state, rec, actions = play(game, bots, unit_seed, keep_record=keep)
+    res = state.result()
+    return UnitResult(index, list(res.round_scores), res.scores, res.winners, state.stats(), actions,
+                      rec.to_json() if rec else None)
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, 0.0
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, rounds: int | None = None,
+             games: int | None = None, seed: int = 0, jobs: int = 1, records: str | Path | None = None,
+             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play ``rounds`` single rounds (dealer rotating) or ``games`` whole games; summarize."""
+    if (rounds is None) == (games is None):
+        raise ValueError("give exactly one of rounds or games")
+    count = rounds if rounds is not None else games
+    assert count is not None
+    if count < 1:
+        raise ValueError("the number of rounds or games must be at least 1")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    game = make_game(game_id, options)
+    n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"{len(bots)} bots for {n} seats")
+    mode = "rounds" if rounds is not None else "games"
+    keep = records is not None
+    jobs_list: list[_Job] = [(game_id, dict(game.options), list(bots), seed, mode, keep, i)
+                             for i in range(count)]
+    start = time.perf_counter()
+    results: list[UnitResult] = []
+    outdir = Path(records) if records is not None else None
+    if outdir is not None:
+        outdir.mkdir(parents=True, exist_ok=True)
+    for res in _map(jobs_list, jobs):
+        results.append(res)
+        if outdir is not None and res.record is not None:
+            Record.from_json(res.record).save(outdir / f"{game_id}-{seed}-{mode}-{res.index:06d}.json")
+        if progress is not None:
+            progress(len(results), count)
+    elapsed = time.perf_counter() - start
+    round_rows = [r for res in results for r in res.round_scores]
+    per_seat = [_mean_ci([float(r[s]) for r in round_rows]) for s in range(n)]
+    total_actions = sum(res.actions for res in results)
+    stat_totals = {k: math.fsum(res.stats.get(k, 0.0) for res in results) for k in game.STAT_KEYS}
+    out: dict[str, Any] = {
+        "game": game_id,
+        "options": dict(game.options),
+        "bots": list(bots),
+        "seed": seed,
+        "mode": mode,
+        "rounds": len(round_rows),
+        "points_per_round": [m for m, _ in per_seat],
+        "points_per_round_ci95": [h for _, h in per_seat],
+        "stats": {f"{k}_per_round": v / max(1, len(round_rows)) for k, v in stat_totals.items()},
+        "actions": total_actions,
+        "rounds_per_second": len(round_rows) / elapsed if elapsed > 0 else 0.0,
+        "actions_per_second": total_actions / elapsed if elapsed > 0 else 0.0,
+        "jobs": jobs,
+    }
+    if mode == "games":
+        out["games"] = len(results)
+        out["wins"] = [sum(1 for res in results if s in res.winners) for s in range(n)]
+        finals = [_mean_ci([float(res.scores[s]) for res in results]) for s in range(n)]
+        out["final_score_mean"] = [m for m, _ in finals]
+        out["rounds_per_game"] = len(round_rows) / len(results)
+    return out
+
+
+def _map(jobs_list: list[_Job], jobs: int) -> Iterator[UnitResult]:
+    if jobs == 1:
+        yield from map(_run_unit, jobs_list)
+        return
+    chunk = max(1, min(64, len(jobs_list) // (jobs * 8)))
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
+                                      else "spawn")
+    with ctx.Pool(jobs) as pool:
+        yield from pool.imap(_run_unit, jobs_list, chunksize=chunk)
