@@ -1,0 +1,127 @@
+"""The torite command as a user runs it."""
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from torite.cli.main import main
+from torite.cli.terminal import play_terminal
+from torite.engine import make_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_ids_options_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    games = {g["id"]: g for g in json.loads(out)}
+    opts = {o["name"]: o["default"] for o in games["trick-of-the-dead"]["options"]}
+    assert opts == {"players": 3, "survival": False, "open_graveyard": False,
+                    "zombie_doubles": "diamonds", "target": 100}
+
+
+def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "trick-of-the-dead", "--rounds", "30", "--json",
+                       "--bots", "normal,random,random")
+    assert code == 0
+    d = json.loads(out)
+    for key in ("game", "options", "bots", "rounds", "points_per_round", "points_per_round_ci95", "stats",
+                "rounds_per_second"):
+        assert key in d
+    assert d["rounds"] == 30 and len(d["points_per_round"]) == 3
+    for key in ("zombies_per_round", "joker_wins_per_round", "zombie_wins_per_round",
+                "survival_points_per_round", "tricks_per_round"):
+        assert key in d["stats"]
+
+
+def test_simulate_games_reports_wins(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "simulate", "trick-of-the-dead", "--games", "4", "--json", "-o", "target=30",
+                       "--records", str(tmp_path))
+    assert code == 0
+    d = json.loads(out)
+    assert sum(d["wins"]) >= 4 and d["rounds"] >= 4
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 4
+    code, out, _ = run(capsys, "replay", str(files[0]), "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
+
+
+def test_simulate_numbers_do_not_depend_on_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    results = []
+    for jobs in ("1", "2"):
+        code, out, _ = run(capsys, "simulate", "trick-of-the-dead", "--rounds", "40", "--seed", "9",
+                           "--jobs", jobs, "--json", "-o", "survival=true")
+        assert code == 0
+        d = json.loads(out)
+        for k in ("rounds_per_second", "actions_per_second", "jobs"):
+            d.pop(k)
+        results.append(d)
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "trick-of-the-dead", "--rounds", "3", "-o", "bogus=1"),
+    ("simulate", "trick-of-the-dead", "--rounds", "3", "-o", "target"),
+    ("simulate", "trick-of-the-dead", "--rounds", "3", "--bots", "wizard"),
+    ("simulate", "trick-of-the-dead", "--rounds", "3", "--bots", "random,random"),
+    ("simulate", "trick-of-the-dead", "--rounds", "0"),
+    ("simulate", "nope", "--rounds", "3"),
+    ("play", "trick-of-the-dead", "--seat", "5"),
+    ("rules", "trick-of-the-dead", "--lang", "xx"),
+])
+def test_bad_input_is_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith("torite ") and "Traceback" not in err
+
+
+def test_replay_of_a_broken_record_exits_1_naming_the_action(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    run(capsys, "simulate", "trick-of-the-dead", "--games", "1", "--records", str(tmp_path), "-o", "target=20")
+    path = next(tmp_path.glob("*.json"))
+    doc = json.loads(path.read_text())
+    doc["actions"][5]["action"] = "play JK9"
+    path.write_text(json.dumps(doc))
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1 and "action 5 (seat" in err
+
+
+def test_rules_prints_the_page_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "trick-of-the-dead")
+    assert code == 0 and "zombie" in out.lower()
+    code, out, _ = run(capsys, "rules", "trick-of-the-dead", "--lang", "ja")
+    assert code == 0 and "ゾンビ" in out
+
+
+def test_a_person_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:
+    """Answers come from a scripted 'person' who always types the first legal entry's number,
+    with a few mistakes on the way that must be refused without harm."""
+    game = make_game("trick-of-the-dead", {"target": 1})
+    out = io.StringIO()
+    typed = iter(["help", "ZZ", "play 2C 3C", "last", "hand"])
+
+    def ask(prompt: str) -> str:
+        return next(typed, "1")
+
+    rec = play_terminal(game, 1, ["normal", "random"], 11, records=tmp_path, out=out, ask=ask)
+    text = out.getvalue()
+    assert "your hand:" in text and "Final scores" in text and "Record saved" in text
+    assert "!" in text  # the mistakes were answered with an error line
+    assert rec.result is not None
+    saved = tmp_path / "trick-of-the-dead-11.json"
+    assert saved.exists()
+    assert main(["replay", str(saved)]) == 0
+
+
+def test_quitting_saves_an_unfinished_record(tmp_path: Path) -> None:
+    game = make_game("trick-of-the-dead")
+    out = io.StringIO()
+    rec = play_terminal(game, 0, ["random", "random"], 3, records=tmp_path, out=out, inp=io.StringIO("quit\n"))
+    assert rec.result is None and "unfinished" in out.getvalue()
+    assert main(["replay", str(tmp_path / "trick-of-the-dead-3.json")]) == 0
