@@ -41,6 +41,7 @@ PLAY: Final = tuple(Action("play", 1 << c) for c in range(54))
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
 DECK: Final = tuple(range(54))
+BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
 BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL, OVER = "bury", "play", "trump", "call", "over"
 
@@ -301,7 +302,7 @@ class TrickOfTheDeadState(State):
             if not self.pending >> seat & 1:
                 return []
             cards = list(iter_bits(self.hands[seat]))
-            return [Action("bury", (1 << a) | (1 << b)) for a, b in combinations(cards, 2)]
+            return [BURY_PAIR[a][b] for a, b in combinations(cards, 2)]
         if phase in (DECLARE_TRUMP, DECLARE_CALL):
             if seat != self.turn:
                 return []
