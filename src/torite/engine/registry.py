@@ -11,6 +11,7 @@ from torite.engine.base import Game, OptionError
 # id -> "module:Class".  Adding a game is one line here plus its rules module.
 _GAMES: dict[str, str] = {
     "trick-of-the-dead": "torite.games.trick_of_the_dead.rules:TrickOfTheDead",
+    "kaedama": "torite.games.kaedama.rules:Kaedama",
 }
 
 
