@@ -110,7 +110,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             for k, v in game.status(obs):
                 say(f"  {k}: {v}")
             if obs.get("trick"):
-                say("  trick: " + ", ".join(f"{label(t['seat'])} {t['card']}" for t in obs["trick"]))
+                say("  trick: " + ", ".join(f"{label(t['seat'])} {t['card'] or '??'}" for t in obs["trick"]))
             say("  your hand: " + show_hand(game, obs["hand"], legal))
             if legal[0].kind != "play":
                 shown_list = legal if len(legal) <= 12 else []

@@ -125,6 +125,42 @@ class Kaedama(Game):
     def determinizer(self, obs: Mapping[str, Any]) -> Determinizer:
         return Determinizer(self, obs)
 
+    def status(self, obs: Mapping[str, Any]) -> list[tuple[str, str]]:
+        where = {"shuffled": "somewhere in the stock", "top": "on top of the stock", "out": "out of play",
+                 "face_down": "drawn face down", "shown": "drawn"}[obs["turned_card_at"]]
+        rows = [("trump", f"{obs['trump']} (turned card {obs['turned_card']}, {where})"),
+                ("stock", f"{obs['stock_size']} cards"),
+                ("out of the game", " ".join(c or "??" for c in obs["out"]) or "none"),
+                ("tricks won", " / ".join(map(str, obs["tricks_won"]))),
+                ("reversals", " / ".join(map(str, obs["reversals"]))),
+                ("points this round", " / ".join(map(str, obs["round_points"])))]
+        if obs["phase"] == "kaedama":
+            rows.append(("kaedama", "replace your card with the top of the stock, or pass"))
+        return rows
+
+    def event_text(self, event: Event) -> str | None:
+        d = event.data
+        who = f"seat {event.seat}"
+        if event.kind == "trump":
+            return f"{d['card']} is turned: {d['suit']} is trump"
+        if event.kind == "kaedama_turn":
+            return None
+        if event.kind == "pass":
+            return f"{who} passes"
+        if event.kind == "replace":
+            out = d["out"] or "a face-down card"
+            drawn = d["drawn"] or "a face-down card"
+            return f"{who} replaces {out} with {drawn} from the stock ({d['stock_size']} left)"
+        if event.kind == "reveal":
+            return f"the face-down cards are turned up: {' '.join(d['revealed'] + d['out'])}"
+        if event.kind == "trick":
+            rev = " — a kaedama reversal" if d["reversal"] else ""
+            return f"{who} wins the trick ({' '.join(d['cards'])}) for {d['points']}{rev}"
+        if event.kind == "round_end":
+            return (f"round over: tricks {d['tricks']}, reversals {d['reversals']}, bonuses {d['bonus']}, "
+                    f"points {d['points']} (totals {d['scores']})")
+        return super().event_text(event)
+
     def rule_bot(self, seat: int, rng: random.Random) -> Any:
         from torite.games.kaedama.bot import KaedamaBot
 
