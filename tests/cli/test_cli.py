@@ -125,3 +125,25 @@ def test_quitting_saves_an_unfinished_record(tmp_path: Path) -> None:
     rec = play_terminal(game, 0, ["random", "random"], 3, records=tmp_path, out=out, inp=io.StringIO("quit\n"))
     assert rec.result is None and "unfinished" in out.getvalue()
     assert main(["replay", str(tmp_path / "trick-of-the-dead-3.json")]) == 0
+
+
+@pytest.mark.parametrize("opts", [[], ["-o", "blind=true"], ["-o", "double=true"], ["-o", "reverse=true"],
+                                  ["-o", "trump_card=top"],
+                                  ["-o", "blind=true", "-o", "double=true", "-o", "rounds=2"]])
+def test_kaedama_variants_simulate_and_their_records_replay(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                            opts: list[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "kaedama", "--games", "2", "--json", "--bots", "normal,random,easy",
+                       "--records", str(tmp_path), *opts)
+    assert code == 0
+    d = json.loads(out)
+    assert {"replacements_per_round", "reversals_per_round", "tricks_per_round"} <= set(d["stats"])
+    for f in tmp_path.glob("*.json"):
+        code, out, _ = run(capsys, "replay", str(f), "--json")
+        assert code == 0 and json.loads(out)["finished"] is True
+
+
+def test_a_person_plays_kaedama_blind_in_the_terminal(tmp_path: Path) -> None:
+    game = make_game("kaedama", {"blind": True, "rounds": 1})
+    out = io.StringIO()
+    rec = play_terminal(game, 2, ["normal", "normal"], 8, records=tmp_path, out=out, ask=lambda _: "1")
+    assert rec.result is not None and "Final scores" in out.getvalue()
