@@ -212,6 +212,8 @@ class TrickOfTheDeadState(State):
                 raise ValueError(f"bad deal: graveyard_after_burial ({e})") from None
             if len(order) != len(grave) + 2 * n or len(set(order)) != len(order):
                 raise ValueError(f"bad deal: graveyard_after_burial needs {len(grave) + 2 * n} distinct cards")
+            if not set(grave) <= set(order):
+                raise ValueError("bad deal: graveyard_after_burial must hold every card of the graveyard")
 
     def _start_round(self) -> None:
         n = self.n
@@ -301,7 +303,7 @@ class TrickOfTheDeadState(State):
         if phase == BURY:
             if not self.pending >> seat & 1:
                 return []
-            cards = list(iter_bits(self.hands[seat]))
+            cards = list(iter_bits(self.hands[seat] & self._buriable()))
             return [BURY_PAIR[a][b] for a, b in combinations(cards, 2)]
         if phase in (DECLARE_TRUMP, DECLARE_CALL):
             if seat != self.turn:
@@ -320,6 +322,8 @@ class TrickOfTheDeadState(State):
             cards = action.cards
             if cards.bit_count() != 1 or action.arg:
                 raise IllegalAction("play names exactly one card")
+            if cards >> 54:
+                raise IllegalAction("play names a card that is not in the deck")
             if not cards & self.hands[seat]:
                 raise IllegalAction(f"{card_str(cards.bit_length() - 1)} is not in seat {seat}'s hand")
             if not cards & self._legal_play_mask(seat):
@@ -334,11 +338,13 @@ class TrickOfTheDeadState(State):
                 raise IllegalAction("bury names exactly two cards")
             if action.cards & ~self.hands[seat]:
                 raise IllegalAction(f"seat {seat} can only bury cards from its hand")
+            if action.cards & ~self._buriable():
+                raise IllegalAction("the deal's graveyard_after_burial does not hold these cards")
             self._bury(seat, action.cards)
         elif phase in (DECLARE_TRUMP, DECLARE_CALL):
             if seat != self.turn:
                 raise IllegalAction(f"seat {self.turn} is declaring, not seat {seat}")
-            if kind != phase or action.cards or action.arg not in SUITS or not action.arg:
+            if kind != phase or action.cards or len(action.arg) != 1 or action.arg not in SUITS:
                 what = "a trump suit" if phase == DECLARE_TRUMP else "the suit to follow"
                 raise IllegalAction(f"seat {seat} must declare {what}: {phase} C, D, H or S")
             suit = SUITS.index(action.arg)
@@ -358,6 +364,12 @@ class TrickOfTheDeadState(State):
             raise IllegalAction("the game is over")
 
     # ------------------------------------------------------------- mechanics
+    def _buriable(self) -> int:
+        """Cards a burial may name: any, unless the deal fixed the graveyard after the burial."""
+        if self.fixed_grave is None:
+            return (1 << 54) - 1
+        return sum(1 << c for c in self.fixed_grave)
+
     def _bury(self, seat: int, cards: int) -> None:
         self.hands[seat] &= ~cards
         self.buried[seat] = cards
