@@ -184,6 +184,16 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: list[Any] = []
 
 
+def _register_extra_commands() -> None:
+    """Faces that live in their own modules; each import is light (heavy deps load on use)."""
+    from torite.server.cli import add_serve_command
+
+    _EXTRA_COMMANDS.append(add_serve_command)
+
+
+_register_extra_commands()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -1,0 +1,174 @@
+"""The event store: a table is its options, seed and seats, plus an append-only log of actions.
+
+Nothing else is persisted, because everything else (hands, tricks, scores) follows from
+replaying the log through the rules.  That keeps the schema game-independent and lets a
+restarted server rebuild every unfinished table exactly.
+
+SQLAlchemy Core with portable column types only, so ``--db postgresql://…`` works unchanged;
+the one SQLite-specific touch (WAL journal, relaxed fsync) is a connection pragma applied only
+when the dialect is SQLite.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("options", Text, nullable=False),          # JSON object: every game option
+    Column("seed", BigInteger, nullable=False),
+    Column("seats", Text, nullable=False),            # JSON list: {"kind", "level", "name"}
+    Column("token_hashes", Text, nullable=False),     # JSON list: sha256 hex or null (bots)
+    Column("settings", Text, nullable=False),         # JSON object: idle_seconds, bot_delay
+    Column("created", Float, nullable=False),
+    Column("finished", Float, nullable=True),
+    Column("result", Text, nullable=True),            # JSON Result once finished
+)
+
+actions_t = Table(
+    "actions", metadata,
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+@dataclass
+class TableRow:
+    """One table as stored: enough to rebuild it by replay."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    seats: list[dict[str, Any]]
+    token_hashes: list[str | None]
+    settings: dict[str, Any]
+    created: float
+    finished: float | None = None
+    result: dict[str, Any] | None = None
+    actions: list[tuple[int, str]] = field(default_factory=list)
+
+
+def default_db_url() -> str:
+    """``sqlite:///torite.db`` in the current directory: easy to find, easy to delete."""
+    return "sqlite:///torite.db"
+
+
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        if url in ("sqlite://", "sqlite:///:memory:"):
+            # one shared connection, or every thread would see its own empty database
+            eng = create_engine(url, connect_args={"check_same_thread": False}, poolclass=StaticPool)
+        else:
+            path = url.split("///", 1)[1] if "///" in url else ""
+            if path:
+                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(eng, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return eng
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Synchronous store; the server calls it from one writer thread so the log stays ordered."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_db_url()
+        self.engine = _make_engine(self.url)
+        metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
+                seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
+                settings=json.dumps(row.settings), created=row.created, finished=row.finished,
+                result=json.dumps(row.result) if row.result is not None else None))
+
+    def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
+        """Append one action; the (table, idx) primary key refuses a gap-less log's duplicate."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action,
+                                                  at=time.time()))
+
+    def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(finished=time.time(), result=json.dumps(result)))
+
+    def _row(self, r: Any) -> TableRow:
+        return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=int(r.seed),
+                        seats=json.loads(r.seats), token_hashes=json.loads(r.token_hashes),
+                        settings=json.loads(r.settings), created=r.created, finished=r.finished,
+                        result=json.loads(r.result) if r.result is not None else None)
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+            if r is None:
+                return None
+            row = self._row(r)
+            row.actions = self._actions(conn, table_id)
+            return row
+
+    def _actions(self, conn: Any, table_id: str) -> list[tuple[int, str]]:
+        rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
+                            .where(actions_t.c.table_id == table_id).order_by(actions_t.c.idx)).all()
+        out: list[tuple[int, str]] = []
+        for i, (idx, seat, action) in enumerate(rows):
+            if idx != i:
+                raise ValueError(f"table {table_id}: action log has a gap at {i}")
+            out.append((int(seat), str(action)))
+        return out
+
+    def unfinished(self) -> Iterator[TableRow]:
+        """Every table still being played, with its log: what a restart must rebuild."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t).where(tables_t.c.finished.is_(None))
+                                .order_by(tables_t.c.created)).all()
+            for r in rows:
+                row = self._row(r)
+                row.actions = self._actions(conn, row.id)
+                yield row

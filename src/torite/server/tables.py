@@ -1,0 +1,569 @@
+"""Live tables: the one authority on game state, its bots, its connections.
+
+A live table holds the rules state, rebuilt from the store's log when needed.  Every change
+goes through :meth:`TableManager.act`, which applies the action to a clone, appends it to the
+log, and only then makes the clone the table's state – so a refused action or a failed write
+changes nothing.  Bots and idle seats are driven by one asyncio task per table; a bot's
+``act`` runs in a thread pool so a slow search bot never stalls the other tables.
+
+What a connection is sent is built from ``state.observation(seat)`` and
+``state.events_for(seat)`` alone (``None`` for a spectator): nothing else about the state
+reaches a client, so no hidden card can leak through the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import torite.bots.registry as bot_registry
+from torite.cards import parse_card
+from torite.engine.base import Game, IllegalAction, OptionError, State
+from torite.engine.bot import Bot
+from torite.engine.registry import make_game
+from torite.record import Record, start_record
+from torite.server.store import Store, TableRow
+
+log = logging.getLogger("torite.server")
+
+T = TypeVar("T")
+
+#: Table settings (not game options) and their bounds.
+SETTINGS: dict[str, tuple[float, float, float]] = {
+    # name: (default, minimum, maximum)
+    "idle_seconds": (0.0, 0.0, 86400.0),   # 0 = never replace an idle player by a bot
+    "bot_delay": (0.0, 0.0, 10.0),         # pause before a bot moves, so people can follow
+}
+IDLE_BOT = "normal"
+MAX_SEAT_NAME = 40
+
+
+class TableError(ValueError):
+    """A request the server refuses; ``code`` is a stable machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    """Only this hash is stored, so a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def bot_names() -> tuple[str, ...]:
+    """Read at call time: search levels register themselves after import."""
+    return tuple(bot_registry.BOT_NAMES)
+
+
+@dataclass
+class Seat:
+    kind: str                 # "human" or "bot"
+    level: str | None         # bot level for a bot seat
+    name: str
+    token_hash: str | None
+    away: bool = False        # a human seat played by a bot after idling
+    connections: int = 0
+
+    def public(self, index: int) -> dict[str, Any]:
+        return {"seat": index, "kind": self.kind, "level": self.level, "name": self.name,
+                "connected": self.connections > 0, "away": self.away}
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client (a websocket): which seat it speaks for and how much of the log it has.
+
+    Messages are not pushed directly: the table marks the connection dirty and its writer task
+    builds the newest state when the socket is ready, so a slow client gets fewer, fresher
+    snapshots instead of an ever-growing queue.
+    """
+
+    seat: int | None = None
+    joined: bool = False
+    log_sent: int = 0
+    dirty: bool = False
+    outbox: deque[dict[str, Any]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        self.outbox.append(message)
+        self.wake.set()
+
+    def mark_dirty(self) -> None:
+        self.dirty = True
+        self.wake.set()
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: Game
+    state: State
+    seed: int
+    seats: list[Seat]
+    settings: dict[str, float]
+    created: float
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    finished: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
+    idle_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    driver: asyncio.Task[None] | None = None
+    version: int = 0
+    changed_at: float = field(default_factory=time.time)
+    _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    def controlled_by_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.away
+
+    def touch(self) -> None:
+        """Something visible changed: invalidate cached views and wake every connection."""
+        self.version += 1
+        self.changed_at = time.time()
+        for c in self.conns:
+            c.mark_dirty()
+
+    # ------------------------------------------------------------------ views
+    def log_for(self, key: int | None) -> list[dict[str, Any]]:
+        """Log lines ``key`` may see, extended incrementally from ``events_for(key)``."""
+        cached = self._logs.setdefault(key, [])
+        done = cached[-1]["i"] + 1 if cached else 0
+        events = self.state.events_for(key)
+        if done > len(events):  # a game that trimmed its events: start over
+            cached.clear()
+            done = 0
+        for i in range(done, len(events)):
+            text = self.game.event_text(events[i])
+            if text is not None:
+                cached.append({"i": i, "text": text})
+        # remember how far we looked even when the last events had no text
+        if events and (not cached or cached[-1]["i"] != len(events) - 1):
+            cached.append({"i": len(events) - 1, "text": None})
+        return cached
+
+    def view_json(self, key: int | None) -> str:
+        """The state as ``key`` sees it, as a JSON object text without its closing brace."""
+        hit = self._views.get(key)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        state, game = self.state, self.game
+        obs = state.observation(key)
+        over = state.is_over()
+        to_act = state.to_act()
+        legal: list[dict[str, Any]] = []
+        if key is not None and key in to_act and not over:
+            for a in state.legal_actions(key):
+                legal.append({"text": str(a), "kind": a.kind,
+                              "cards": str(a).split()[1:1 + a.cards.bit_count()], "arg": a.arg})
+        hand = obs.get("hand") or []
+        try:
+            hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
+        except (ValueError, TypeError):
+            hand = list(hand)
+        try:
+            status = [[str(k), str(v)] for k, v in game.status(obs)]
+        except (KeyError, TypeError, ValueError):
+            log.exception("status() failed for table %s", self.id)
+            status = []
+        msg = {
+            "type": "state", "table": self.id, "game": game.id, "title": game.title,
+            "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
+            "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
+            "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
+            "legal": legal, "status": status, "over": over,
+            "result": state.result().to_json() if over else None, "obs": obs,
+            "settings": self.settings,
+        }
+        text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))[:-1]
+        self._views[key] = (self.version, text)
+        return text
+
+    def message_for(self, conn: Connection) -> str:
+        """The next state message for one connection: the shared view plus its new log lines."""
+        lines = self.log_for(conn.seat)
+        start = conn.log_sent
+        new = [x for x in lines[start:] if x["text"] is not None]
+        conn.log_sent = len(lines)
+        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"log":'
+                + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
+
+    def record(self) -> Record:
+        names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
+        rec = start_record(self.game, self.seed, names)
+        rec.actions = list(self.actions)
+        if self.over:
+            rec.result = self.state.result().to_json()
+        return rec
+
+
+def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
+    out: dict[str, float] = {}
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(SETTINGS))
+    if unknown:
+        raise TableError("bad_settings", f"unknown table setting {', '.join(unknown)} "
+                                         f"(settings: {', '.join(SETTINGS)})")
+    for name, (default, lo, hi) in SETTINGS.items():
+        v = given.get(name, default)
+        if isinstance(v, bool) or not isinstance(v, int | float | str):
+            raise TableError("bad_settings", f"{name}: expected a number of seconds")
+        try:
+            f = float(v)
+        except ValueError:
+            raise TableError("bad_settings", f"{name}: expected a number of seconds") from None
+        if not lo <= f <= hi:
+            raise TableError("bad_settings", f"{name}: must be from {lo:g} to {hi:g}")
+        out[name] = f
+    return out
+
+
+class TableManager:
+    """Every live table; creation, loading by replay, actions, bots and idle timers."""
+
+    def __init__(self, store: Store, *, bot_threads: int = 4) -> None:
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
+        self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
+        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self.started = False
+
+    async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Every store call on one thread: writes stay ordered and the event loop stays free."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    # --------------------------------------------------------------- lifecycle
+    async def start(self) -> None:
+        """Rebuild every unfinished table from its log and let its bots resume."""
+        rows = await self._db_call(lambda: list(self.store.unfinished()))
+        for row in rows:
+            try:
+                table = self._rebuild(row)
+            except Exception:
+                log.exception("table %s cannot be rebuilt from its log; left out", row.id)
+                continue
+            self.tables[table.id] = table
+            self._start(table)
+        self.started = True
+
+    async def stop(self) -> None:
+        for t in list(self.tables.values()):
+            if t.driver is not None:
+                t.driver.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t.driver
+            for h in t.idle_timers.values():
+                h.cancel()
+            t.idle_timers.clear()
+            for c in t.conns:
+                c.closed = True
+                c.wake.set()
+        self.tables.clear()
+        self._bots.shutdown(wait=False, cancel_futures=True)
+        self._db.shutdown(wait=True)
+
+    def _rebuild(self, row: TableRow) -> LiveTable:
+        game = make_game(row.game, row.options)
+        state = game.new_state(row.seed)
+        for i, (seat, text) in enumerate(row.actions):
+            if seat not in state.to_act():
+                raise ValueError(f"action {i} ({seat}: {text!r}) is out of turn")
+            state.apply_text(seat, text)
+        seats = [Seat(kind=s["kind"], level=s.get("level"), name=s.get("name", ""), token_hash=h)
+                 for s, h in zip(row.seats, row.token_hashes)]
+        settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
+        table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
+                          created=row.created, actions=list(row.actions), finished=row.finished)
+        return table
+
+    def _start(self, table: LiveTable) -> None:
+        if not table.over and table.driver is None:
+            table.driver = asyncio.get_running_loop().create_task(self._drive(table), name=f"table-{table.id}")
+        self._update_idle(table)
+
+    # ---------------------------------------------------------------- creation
+    async def create(self, game_id: Any, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
+                     settings: Mapping[str, Any] | None = None, seed: int | None = None,
+                     ) -> tuple[LiveTable, dict[int, str]]:
+        """A new table; returns it with the secret token of each human seat (shown once)."""
+        if not isinstance(game_id, str):
+            raise TableError("bad_game", "game must be a game id")
+        if options is not None and not isinstance(options, Mapping):
+            raise TableError("bad_options", "options must be an object")
+        try:
+            game = make_game(game_id, options or {})
+        except OptionError as e:
+            raise TableError("bad_options", str(e)) from None
+        n = game.num_players
+        if not isinstance(seats, Sequence) or len(seats) != n:
+            raise TableError("bad_seats", f"{game.title} with these options needs {n} seats")
+        known_bots = bot_names()
+        seat_objs: list[Seat] = []
+        tokens: dict[int, str] = {}
+        for i, s in enumerate(seats):
+            if not isinstance(s, Mapping):
+                raise TableError("bad_seats", f"seat {i}: expected an object")
+            kind = s.get("kind")
+            name = s.get("name") or ""
+            if not isinstance(name, str) or len(name) > MAX_SEAT_NAME:
+                raise TableError("bad_seats", f"seat {i}: a name is text of at most {MAX_SEAT_NAME} characters")
+            if kind == "bot":
+                level = s.get("level") or "normal"
+                if level not in known_bots:
+                    raise TableError("bad_seats", f"seat {i}: unknown bot level {level!r} "
+                                                  f"(levels: {', '.join(known_bots)})")
+                seat_objs.append(Seat("bot", str(level), name, None))
+            elif kind == "human":
+                token = secrets.token_urlsafe(18)
+                tokens[i] = token
+                seat_objs.append(Seat("human", None, name.strip(), hash_token(token)))
+            else:
+                raise TableError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
+        clean = _clean_settings(settings)
+        if seed is None:
+            seed = secrets.randbelow(2**53)
+        state = game.new_state(seed)
+        table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seat_objs,
+                          settings=clean, created=time.time())
+        row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
+                       seats=[{"kind": s.kind, "level": s.level, "name": s.name} for s in seat_objs],
+                       token_hashes=[s.token_hash for s in seat_objs], settings=clean, created=table.created)
+        await self._db_call(self.store.create_table, row)
+        self.tables[table.id] = table
+        self._start(table)
+        return table, tokens
+
+    async def get(self, table_id: str) -> LiveTable | None:
+        """A live table, loading (by replay) a finished or evicted one from the store."""
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
+            return None
+        pending = self._loading.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._loading[table_id] = fut
+        try:
+            row = await self._db_call(self.store.load_table, table_id)
+            table = None
+            if row is not None:
+                try:
+                    table = self._rebuild(row)
+                except Exception:
+                    log.exception("table %s cannot be rebuilt from its log", table_id)
+            if table is not None:
+                table = self.tables.setdefault(table_id, table)
+                self._start(table)
+            fut.set_result(table)
+            return table
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: no "never retrieved" warning if nobody else waits
+            raise
+        finally:
+            del self._loading[table_id]
+
+    # ---------------------------------------------------------------- seats
+    @staticmethod
+    def check_token(table: LiveTable, seat: Any, token: Any) -> bool:
+        """Constant-time comparison against the stored hash; bots and bad seats never match."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            return False
+        expected = table.seats[seat].token_hash
+        if expected is None or not isinstance(token, str) or len(token) > 200:
+            return False
+        return hmac.compare_digest(hash_token(token), expected)
+
+    def attach(self, table: LiveTable, conn: Connection, seat: int | None) -> None:
+        if conn in table.conns:
+            self.detach(table, conn)
+        conn.seat = seat
+        conn.joined = True
+        conn.log_sent = 0
+        table.conns.add(conn)
+        if seat is not None:
+            table.seats[seat].connections += 1
+            self.returned(table, seat)
+        table.touch()
+
+    def detach(self, table: LiveTable, conn: Connection) -> None:
+        if conn not in table.conns:
+            return
+        table.conns.discard(conn)
+        if conn.seat is not None:
+            table.seats[conn.seat].connections -= 1
+        table.touch()
+        if table.over and not table.conns:
+            self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
+
+    def returned(self, table: LiveTable, seat: int) -> None:
+        """The seat's player is back: the stand-in bot stops and the idle clock restarts."""
+        s = table.seats[seat]
+        if s.away:
+            s.away = False
+            table.touch()
+        self._restart_idle(table, seat)
+
+    # ---------------------------------------------------------------- actions
+    async def act(self, table: LiveTable, seat: int, text: str, *, by_bot: bool = False) -> str:
+        """Apply one action; returns its canonical text.  Raises :class:`TableError`."""
+        if not isinstance(text, str) or not text.strip() or len(text) > 200:
+            raise TableError("bad_action", "an action is text such as 'play 10D'")
+        async with table.lock:
+            state = table.state
+            if state.is_over():
+                raise TableError("game_over", "the game is over")
+            if by_bot and not table.controlled_by_bot(seat):
+                raise TableError("not_bot", f"seat {seat} is played by a person now")
+            if seat not in state.to_act():
+                who = ", ".join(map(str, state.to_act()))
+                raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
+            try:
+                action = table.game.parse_action(text)
+                new = state.clone()
+                new.apply(seat, action)
+            except (IllegalAction, ValueError) as e:
+                raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
+            canonical = str(action)
+            idx = len(table.actions)
+            try:
+                await self._db_call(self.store.append_action, table.id, idx, seat, canonical)
+            except Exception:
+                log.exception("cannot store action %d of table %s", idx, table.id)
+                raise TableError("storage", "the server could not save this action; try again") from None
+            table.state = new
+            table.actions.append((seat, canonical))
+            if new.is_over():
+                table.finished = time.time()
+                result = new.result().to_json()
+                try:
+                    await self._db_call(self.store.finish_table, table.id, result)
+                except Exception:
+                    log.exception("cannot mark table %s finished", table.id)
+            if not by_bot:
+                self.returned(table, seat)
+            table.touch()
+        self._update_idle(table, acted=seat)
+        table.wake.set()
+        return canonical
+
+    # ---------------------------------------------------------------- bots
+    def _bot(self, table: LiveTable, seat: int) -> Bot:
+        s = table.seats[seat]
+        level = s.level if s.kind == "bot" and s.level else IDLE_BOT
+        if level not in bot_names():
+            level = IDLE_BOT if IDLE_BOT in bot_names() else bot_names()[0]
+        hit = table.bots.get(seat)
+        if hit is not None and hit[0] == level:
+            return hit[1]
+        bot = bot_registry.make_bot(level, table.game, seat, random.Random(secrets.randbits(64)))
+        table.bots[seat] = (level, bot)
+        return bot
+
+    def _next_bot_seat(self, table: LiveTable) -> int | None:
+        if table.over:
+            return None
+        for seat in table.state.to_act():
+            if table.controlled_by_bot(seat):
+                return seat
+        return None
+
+    async def _drive(self, table: LiveTable) -> None:
+        """The table's bot loop: whenever a bot (or an idle human's stand-in) must act, it acts."""
+        loop = asyncio.get_running_loop()
+        try:
+            while not table.over:
+                table.wake.clear()
+                seat = self._next_bot_seat(table)
+                if seat is None:
+                    await table.wake.wait()
+                    continue
+                delay = table.settings.get("bot_delay", 0.0)
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                    if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
+                        continue
+                bot = self._bot(table, seat)
+                state = table.state
+                legal = state.legal_actions(seat)
+                if not legal:
+                    await table.wake.wait()
+                    continue
+                obs = state.observation(seat) if bot.uses_observation else {}
+                try:
+                    action = await loop.run_in_executor(self._bots, bot.act, obs, legal)
+                except Exception:
+                    log.exception("bot for seat %d of table %s failed; playing a random legal action",
+                                  seat, table.id)
+                    action = random.choice(legal)
+                if table.state is not state:
+                    continue  # someone else moved meanwhile: decide again on the new state
+                try:
+                    await self.act(table, seat, str(action), by_bot=True)
+                except TableError as e:
+                    if e.code == "storage":
+                        await asyncio.sleep(1.0)
+                    continue
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot loop of table %s stopped", table.id)
+        finally:
+            table.driver = None
+
+    # ---------------------------------------------------------------- idle seats
+    def _restart_idle(self, table: LiveTable, seat: int) -> None:
+        h = table.idle_timers.pop(seat, None)
+        if h is not None:
+            h.cancel()
+        self._update_idle(table)
+
+    def _update_idle(self, table: LiveTable, acted: int | None = None) -> None:
+        """Keep one idle clock per human seat that must decide now and is not yet away."""
+        if acted is not None:
+            h = table.idle_timers.pop(acted, None)
+            if h is not None:
+                h.cancel()
+        limit = table.settings.get("idle_seconds", 0.0)
+        to_act = set() if table.over or limit <= 0 else set(table.state.to_act())
+        for seat, s in enumerate(table.seats):
+            want = s.kind == "human" and not s.away and seat in to_act
+            h = table.idle_timers.get(seat)
+            if want and h is None:
+                table.idle_timers[seat] = asyncio.get_running_loop().call_later(
+                    limit, self._idle_expired, table, seat)
+            elif not want and h is not None:
+                h.cancel()
+                del table.idle_timers[seat]
+
+    def _idle_expired(self, table: LiveTable, seat: int) -> None:
+        table.idle_timers.pop(seat, None)
+        if table.over or seat not in table.state.to_act():
+            return
+        table.seats[seat].away = True
+        table.touch()
+        table.wake.set()

@@ -1,0 +1,241 @@
+// The lobby: pick a game and its options, fill the seats, create a table, share the links.
+"use strict";
+
+(function () {
+  const T = window.Torite;
+  const $ = (id) => document.getElementById(id);
+  let catalog = { games: [], bots: [] };
+  let players = 0;
+  let previewSeq = 0;
+
+  function currentGame() {
+    return catalog.games.find((g) => g.id === $("game").value);
+  }
+
+  function optionInput(opt) {
+    const id = "opt-" + opt.name;
+    let input;
+    if (opt.choices) {
+      input = document.createElement("select");
+      for (const c of opt.choices) {
+        const o = document.createElement("option");
+        o.value = JSON.stringify(c);
+        o.textContent = String(c);
+        if (c === opt.default) o.selected = true;
+        input.appendChild(o);
+      }
+    } else if (opt.type === "bool") {
+      input = document.createElement("input");
+      input.type = "checkbox";
+      input.checked = !!opt.default;
+    } else if (opt.type === "int") {
+      input = document.createElement("input");
+      input.type = "number";
+      input.step = "1";
+      input.value = String(opt.default);
+      if (opt.minimum !== undefined) input.min = String(opt.minimum);
+      if (opt.maximum !== undefined) input.max = String(opt.maximum);
+    } else {
+      input = document.createElement("input");
+      input.type = "text";
+      input.value = String(opt.default);
+    }
+    input.id = id;
+    input.dataset.option = opt.name;
+    input.dataset.type = opt.type;
+    input.addEventListener("change", preview);
+    return input;
+  }
+
+  function renderOptions() {
+    const box = $("options");
+    box.innerHTML = "";
+    const g = currentGame();
+    if (!g) return;
+    for (const opt of g.options) {
+      const div = document.createElement("div");
+      div.className = "field";
+      const lab = document.createElement("label");
+      lab.htmlFor = "opt-" + opt.name;
+      lab.textContent = opt.name;
+      const help = document.createElement("span");
+      help.className = "help";
+      let extra = "";
+      if (opt.minimum !== undefined || opt.maximum !== undefined) {
+        extra = " [" + (opt.minimum ?? "") + "–" + (opt.maximum ?? "") + "]";
+      }
+      help.textContent = opt.help + extra;
+      div.append(lab, optionInput(opt), help);
+      box.appendChild(div);
+    }
+    $("show-rules").disabled = !g.rules.length;
+  }
+
+  function readOptions() {
+    const out = {};
+    document.querySelectorAll("[data-option]").forEach((el) => {
+      const name = el.dataset.option;
+      if (el.tagName === "SELECT") out[name] = JSON.parse(el.value);
+      else if (el.type === "checkbox") out[name] = el.checked;
+      else if (el.dataset.type === "int") out[name] = el.value.trim() === "" ? el.value : Number(el.value);
+      else out[name] = el.value;
+    });
+    return out;
+  }
+
+  function seatChoices() {
+    const list = [["human:you", T.t("seat.you")], ["human:friend", T.t("seat.friend")]];
+    for (const b of catalog.bots) list.push(["bot:" + b, T.t("seat.bot", { level: T.t("bot." + b) === "bot." + b ? b : T.t("bot." + b) })]);
+    return list;
+  }
+
+  function renderSeats() {
+    const box = $("seats");
+    const old = Array.from(box.querySelectorAll(".seat-row")).map((r) => ({
+      kind: r.querySelector("select").value, name: r.querySelector("input").value,
+    }));
+    box.innerHTML = "";
+    const defaultBot = catalog.bots.includes("normal") ? "bot:normal" : "bot:" + catalog.bots[0];
+    for (let i = 0; i < players; i++) {
+      const row = document.createElement("div");
+      row.className = "seat-row";
+      const lab = document.createElement("label");
+      lab.className = "seat-label";
+      lab.htmlFor = "seat-" + i;
+      lab.textContent = T.t("seat.n", { n: i });
+      const sel = document.createElement("select");
+      sel.id = "seat-" + i;
+      sel.dataset.seat = String(i);
+      for (const [v, text] of seatChoices()) {
+        const o = document.createElement("option");
+        o.value = v;
+        o.textContent = text;
+        sel.appendChild(o);
+      }
+      sel.value = old[i] ? old[i].kind : (i === 0 ? "human:you" : defaultBot);
+      const name = document.createElement("input");
+      name.type = "text";
+      name.maxLength = 40;
+      name.placeholder = T.t("seat.name");
+      name.setAttribute("aria-label", T.t("seat.name"));
+      name.value = old[i] ? old[i].name : "";
+      row.append(lab, sel, name);
+      box.appendChild(row);
+    }
+    $("players").textContent = players ? T.t("lobby.players", { n: players }) : "";
+  }
+
+  async function preview() {
+    const seq = ++previewSeq;
+    $("form-error").textContent = "";
+    const res = await fetch("/api/preview", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: $("game").value, options: readOptions() }),
+    });
+    const data = await res.json();
+    if (seq !== previewSeq) return;
+    if (!res.ok) {
+      $("form-error").textContent = data.message;
+      $("create").disabled = true;
+      return;
+    }
+    $("create").disabled = false;
+    players = data.players;
+    renderSeats();
+  }
+
+  function linkItem(label, url, isSecret) {
+    const li = document.createElement("li");
+    const strong = document.createElement("strong");
+    strong.textContent = label + ": ";
+    const a = document.createElement("a");
+    a.href = url;
+    a.textContent = url;
+    if (isSecret) a.dataset.secret = "1";
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = T.t("lobby.copy");
+    copy.addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(url); copy.textContent = T.t("lobby.copied"); } catch (e) { /* no clipboard: the link is shown */ }
+    });
+    li.append(strong, a, " ", copy);
+    return li;
+  }
+
+  async function create(ev) {
+    ev.preventDefault();
+    $("form-error").textContent = "";
+    const seats = [];
+    const mine = [];
+    document.querySelectorAll(".seat-row").forEach((row, i) => {
+      const [kind, what] = row.querySelector("select").value.split(":");
+      const name = row.querySelector("input").value.trim();
+      if (kind === "bot") seats.push({ kind: "bot", level: what, name });
+      else seats.push({ kind: "human", name });
+      if (kind === "human" && what === "you") mine.push(i);
+    });
+    const body = {
+      game: $("game").value, options: readOptions(), seats,
+      settings: { bot_delay: Number($("bot_delay").value || 0), idle_seconds: Number($("idle_seconds").value || 0) },
+    };
+    $("create").disabled = true;
+    $("create").textContent = T.t("lobby.creating");
+    try {
+      const res = await fetch("/api/tables", {
+        method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+      });
+      const data = await res.json();
+      if (!res.ok) { $("form-error").textContent = data.message; return; }
+      const ul = $("links");
+      ul.innerHTML = "";
+      for (const s of data.seats) {
+        if (s.kind !== "human") continue;
+        const who = mine.includes(s.seat) ? T.t("seat.you") : T.t("seat.friend");
+        ul.appendChild(linkItem(T.t("seat.n", { n: s.seat }) + " (" + (s.name || who) + ")", s.url, true));
+        // remember our own seats so the table page finds them even without the link
+        if (mine.includes(s.seat)) {
+          localStorage.setItem("torite.seat." + data.id, JSON.stringify({ seat: s.seat, token: s.token }));
+        }
+      }
+      ul.appendChild(linkItem(T.t("lobby.spectator"), data.spectator, false));
+      const go = $("go");
+      const first = data.seats.find((s) => mine.includes(s.seat));
+      if (first) { go.href = first.path; go.classList.remove("hidden"); } else go.classList.add("hidden");
+      $("created").classList.remove("hidden");
+      $("created").scrollIntoView({ behavior: "smooth" });
+    } finally {
+      $("create").disabled = false;
+      $("create").textContent = T.t("lobby.create");
+    }
+  }
+
+  async function showRules() {
+    const g = currentGame();
+    const body = $("rules-body");
+    const res = await fetch("/api/games/" + encodeURIComponent(g.id) + "/rules?lang=" + T.getLang());
+    const data = await res.json();
+    body.innerHTML = res.ok ? data.html : "<p>" + T.t("lobby.no_rules") + "</p>";  // html is built and escaped by the server
+    $("rules-dialog").showModal();
+  }
+
+  async function init() {
+    T.apply();
+    T.bindSwitch($("lang"), () => { renderSeats(); });
+    const res = await fetch("/api/games");
+    catalog = await res.json();
+    const sel = $("game");
+    for (const g of catalog.games) {
+      const o = document.createElement("option");
+      o.value = g.id;
+      o.textContent = g.title;
+      sel.appendChild(o);
+    }
+    sel.addEventListener("change", () => { renderOptions(); preview(); });
+    $("lobby").addEventListener("submit", create);
+    $("show-rules").addEventListener("click", showRules);
+    renderOptions();
+    await preview();
+  }
+
+  document.addEventListener("DOMContentLoaded", init);
+})();
