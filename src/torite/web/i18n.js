@@ -86,6 +86,7 @@
       "error.bad_token": "This seat's link is not valid. You are watching instead.",
       "error.generic": "Error: {message}",
       "card.joker": "Joker",
+      "card.face_down": "face-down card",
       "suit.C": "clubs", "suit.D": "diamonds", "suit.H": "hearts", "suit.S": "spades",
       "yes": "yes", "no": "no",
     },
@@ -170,6 +171,7 @@
       "error.bad_token": "この席のリンクは無効です。観戦モードで表示します。",
       "error.generic": "エラー: {message}",
       "card.joker": "ジョーカー",
+      "card.face_down": "裏向きのカード",
       "suit.C": "クラブ", "suit.D": "ダイヤ", "suit.H": "ハート", "suit.S": "スペード",
       "yes": "はい", "no": "いいえ",
     },
@@ -181,6 +183,8 @@
     "you buried": "埋めたカード", "tricks won": "取ったトリック", "points this round": "このラウンドの得点",
     "none": "なし", "phase": "フェーズ", "round": "ラウンド", "score": "得点", "scores": "得点",
     "bury": "埋める", "play": "出す", "call": "指定", "pass": "パス", "replace": "交換",
+    "drawn": "山札から", "face down": "裏向き", "drawn while losing": "負けから交換", "zombie": "ゾンビ",
+    "stock": "山札", "out of the game": "除外", "reversals": "逆転", "kaedama": "替え玉",
     "winner": "勝者", "points": "得点", "led": "リード", "risen": "蘇ったカード", "leader": "リーダー",
     "over": "終了",
   };
@@ -271,11 +275,21 @@
     return el;
   }
 
+  // The back of a card nobody at this seat may see yet.
+  function cardBack() {
+    const el = document.createElement("span");
+    el.className = "card back";
+    el.dataset.card = "";
+    el.setAttribute("aria-label", t("card.face_down"));
+    el.title = t("card.face_down");
+    return el;
+  }
+
   // An action's label: its text notation exactly (what records and the CLI use), with a suit
   // symbol after a suit letter so it reads at a glance.
   function prettyAction(text) {
     return text.split(" ").map((w, i) => (i > 0 && /^[CDHS]$/.test(w) ? w + " " + SUIT_SYMBOL[w] : w)).join(" ");
   }
 
-  window.Torite = { t, label, getLang, setLang, apply, bindSwitch, cardNode, cardParts, cardName, prettyAction };
+  window.Torite = { t, label, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction };
 })();

@@ -143,12 +143,13 @@
   function trickCard(entry, seat) {
     const box = el("div", "trick-card");
     const card = typeof entry === "string" ? entry : entry.card;
-    box.appendChild(T.cardNode(String(card), false));
+    // A card the seat may not see yet (e.g. drawn face down) arrives as null: show its back.
+    box.appendChild(card === null || card === undefined ? T.cardBack() : T.cardNode(String(card), false));
     const who = typeof entry === "object" && entry.seat !== undefined ? entry.seat : seat;
     if (who !== undefined && who !== null) box.appendChild(el("span", "who", seatName(who)));
     if (typeof entry === "object") {
       for (const [k, v] of Object.entries(entry)) {
-        if (k !== "seat" && k !== "card" && v === true) box.appendChild(el("span", "tag", T.label(k)));
+        if (k !== "seat" && k !== "card" && v === true) box.appendChild(el("span", "tag", T.label(k.replace(/_/g, " "))));
       }
     }
     return box;
