@@ -23,10 +23,9 @@ other 12 are the stock in the order given (``stock_after_trump`` is refused).
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits, parse_card
 from torite.engine.base import (
@@ -35,10 +34,9 @@ from torite.engine.base import (
     Game,
     IllegalAction,
     OptionSpec,
-    Result,
-    State,
 )
 from torite.engine.sampling import deal_constrained
+from torite.engine.trick import TrickGameState
 
 SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 3
@@ -167,12 +165,15 @@ class Kaedama(Game):
         return KaedamaBot(self, seat, rng)
 
 
-class KaedamaState(State):
+class KaedamaState(TrickGameState):
     game: Kaedama
+    LIST_FIELDS = ("stock", "out", "out_down", "played", "drawn", "down", "behind", "draws", "taken",
+                   "reversals")
 
     def __init__(self, game: Kaedama, seed: int | None, dealer: int | None,
                  max_rounds: int | None, deals: Sequence[Mapping[str, Any]]) -> None:
         self.game = game
+        self.n = NUM_PLAYERS
         self._setup_options()
         self.seed = seed
         self.rng = random.Random(seed)
@@ -532,44 +533,7 @@ class KaedamaState(State):
         else:
             self._start_round()
 
-    def result(self) -> Result:
-        top = max(self.scores)
-        winners = tuple(s for s in range(NUM_PLAYERS) if self.scores[s] == top)
-        return Result(tuple(self.scores), winners, tuple(self.round_scores))
-
-    def stats(self) -> dict[str, float]:
-        return {k: float(v) for k, v in self.counters.items()}
-
-    # ------------------------------------------------------------ copies
-    def clone(self) -> Self:
-        new = copy.copy(self)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.scores = self.scores[:]
-        new.round_scores = self.round_scores[:]
-        new.events = self.events[:]
-        new.counters = dict(self.counters)
-        new.hands = self.hands[:]
-        new.stock = self.stock[:]
-        new.out = self.out[:]
-        new.out_down = self.out_down[:]
-        new.trick = self.trick[:]
-        new.trick_seats = self.trick_seats[:]
-        new.played = self.played[:]
-        new.drawn = self.drawn[:]
-        new.down = self.down[:]
-        new.behind = self.behind[:]
-        new.draws = self.draws[:]
-        new.voids = self.voids[:]
-        new.taken = self.taken[:]
-        new.history = self.history[:]
-        new.round_points = self.round_points[:]
-        new.tricks_won = self.tricks_won[:]
-        new.reversals = self.reversals[:]
-        return new
-
     def observation(self, seat: int | None) -> dict[str, Any]:
-        own = seat is not None and 0 <= seat < NUM_PLAYERS
         cs = card_str
         trick = []
         for i, (s, c) in enumerate(zip(self.trick_seats, self.trick)):
@@ -577,40 +541,22 @@ class KaedamaState(State):
                           "drawn": self.drawn[i], "face_down": self.down[i],
                           "drawn_while_losing": self.behind[i], "draws": self.draws[i]})
         kaedama = self.phase == KAEDAMA
-        return {
-            "game": self.game.id,
-            "options": dict(self.game.options),
-            "seat": seat,
-            "num_players": NUM_PLAYERS,
-            "phase": self.phase,
-            "to_act": list(self.to_act()),
+        obs = self.common_observation(seat)
+        obs.update({
             "turn": self.turn if self.phase != OVER else None,
-            "round": self.round_no,
             "rounds": self.limit,
-            "max_rounds": self.max_rounds,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "round_scores": [list(r) for r in self.round_scores],
-            "round_points": list(self.round_points),
-            "tricks_won": list(self.tricks_won),
             "reversals": list(self.reversals),
-            "hand": [cs(c) for c in iter_bits(self.hands[seat])] if own and seat is not None else [],
-            "hand_sizes": [h.bit_count() for h in self.hands],
             "stock_size": len(self.stock),
             "trump": SUITS[self.trump],
             "turned_card": cs(self.turned),
             "turned_card_at": self.turned_at,
             "turned_card_seat": self.trick_seats[self.turned_slot] if self.turned_slot >= 0 else None,
             "out": [None if d else cs(c) for c, d in zip(self.out, self.out_down)],
-            "leader": self.leader,
-            "led": SUITS[self.led] if self.led >= 0 else None,
             "trick": trick,
             "kaedama_step": self.k_step + 1 if kaedama else None,
             "kaedama_position": self.k_pos if kaedama else None,
-            "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids],
-            "tricks": [dict(t) for t in self.history],
-            "stats": dict(self.counters),
-        }
+        })
+        return obs
 
 
 class Determinizer:
@@ -666,19 +612,9 @@ class Determinizer:
         obs, game, seat = self.obs, self.game, self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
         st = KaedamaState.__new__(KaedamaState)
-        st.game = game
+        st.restore_common(game, obs, rng)
         st._setup_options()
-        st.seed = None
-        st.rng = random.Random(rng.getrandbits(64))
-        st.max_rounds = obs["max_rounds"]
         st.limit = obs["rounds"]
-        st.deals = []
-        st.dealer = obs["dealer"]
-        st.round_no = obs["round"]
-        st.scores = list(obs["scores"])
-        st.round_scores = [tuple(r) for r in obs["round_scores"]]
-        st.events = []
-        st.counters = dict(obs["stats"])
         hands = [0] * NUM_PLAYERS
         hands[seat] = self.hand
         for s, m in zip(self.others, parts):
@@ -694,8 +630,6 @@ class Determinizer:
         st.turned = self.turned
         st.trump = SUITS.index(obs["trump"])
         st.turned_at = self.turned_at
-        st.phase = obs["phase"]
-        st.leader = obs["leader"]
         st.turn = obs["turn"] if obs["turn"] is not None else -1
         st._clear_trick()
         trick_obs = obs["trick"]
@@ -715,17 +649,13 @@ class Determinizer:
             st.down[i] = t["face_down"]
             st.behind[i] = t["drawn_while_losing"]
             st.draws[i] = t["draws"]
-        st.led = SUITS.index(obs["led"]) if obs["led"] else -1
+        st.led = SUITS.index(obs["led"]) if obs["led"] else -1  # _clear_trick reset it
         if obs["phase"] == KAEDAMA:
             st.k_pos = obs["kaedama_position"]
             st.k_step = obs["kaedama_step"] - 1
         st.out = [hidden.pop() if c is None else parse_card(c) for c in obs["out"]]
         st.out_down = [c is None for c in obs["out"]]
-        st.voids = [sum(1 << SUITS.index(x) for x in v) for v in obs["voids"]]
         st.taken = list(self.taken)
-        st.history = [dict(t) for t in obs["tricks"]]
-        st.round_points = list(obs["round_points"])
-        st.tricks_won = list(obs["tricks_won"])
         st.reversals = list(obs["reversals"])
         return st
 

@@ -7,11 +7,10 @@ its top card.  A decision is one action: ``bury`` (two cards, all seats at once)
 
 from __future__ import annotations
 
-import copy
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Any, Final, Self
+from typing import Any, Final
 
 from torite.cards import (
     JOKER1,
@@ -29,10 +28,9 @@ from torite.engine.base import (
     Game,
     IllegalAction,
     OptionSpec,
-    Result,
-    State,
 )
 from torite.engine.sampling import deal_constrained
+from torite.engine.trick import TrickGameState, mask_of_texts, suits_of
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -159,18 +157,16 @@ class TrickOfTheDead(Game):
         return TrickOfTheDeadBot(self, seat, rng)
 
 
-class TrickOfTheDeadState(State):
+class TrickOfTheDeadState(TrickGameState):
     game: TrickOfTheDead
+    LIST_FIELDS = ("zombies", "graveyard", "buried", "trick_zombie")
 
     def __init__(self, game: TrickOfTheDead, seed: int | None, dealer: int | None,
                  max_rounds: int | None, deals: Sequence[Mapping[str, Any]]) -> None:
         self.game = game
         n = game.num_players
         self.n = n
-        self.points = game.card_points()
-        self.survival_bonus = 3 if game.options["survival"] else 2
-        self.double_trick = game.options["zombie_doubles"] == "trick"
-        self.target: int = game.options["target"]
+        self._setup_options()
         self.seed = seed
         self.rng = random.Random(seed)
         if max_rounds is not None and max_rounds < 1:
@@ -192,6 +188,14 @@ class TrickOfTheDeadState(State):
         self._start_round()
 
     # ----------------------------------------------------------------- setup
+    def _setup_options(self) -> None:
+        """Constants of the rules that the options fix (shared with the determinizer)."""
+        game = self.game
+        self.points = game.card_points()
+        self.survival_bonus = 3 if game.options["survival"] else 2
+        self.double_trick = game.options["zombie_doubles"] == "trick"
+        self.target: int = game.options["target"]
+
     def _check_deal(self, d: Mapping[str, Any]) -> None:
         n, size = self.n, self.game.hand_size
         try:
@@ -265,10 +269,6 @@ class TrickOfTheDeadState(State):
             self.events.append(Event("deal", s, {"cards": [card_str(c) for c in iter_bits(hands[s])]}, 1 << s))
 
     # --------------------------------------------------------------- protocol
-    @property
-    def rounds_played(self) -> int:
-        return len(self.round_scores)
-
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == BURY:
@@ -498,84 +498,27 @@ class TrickOfTheDeadState(State):
             return
         self.events.append(Event("game_end", -1, {"scores": list(self.scores)}))
 
-    def result(self) -> Result:
-        top = max(self.scores)
-        winners = tuple(s for s in range(self.n) if self.scores[s] == top)
-        return Result(tuple(self.scores), winners, tuple(self.round_scores))
-
-    def stats(self) -> dict[str, float]:
-        return {k: float(v) for k, v in self.counters.items()}
-
-    # ------------------------------------------------------------ copies
-    def clone(self) -> Self:
-        new = copy.copy(self)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
-        new.scores = self.scores[:]
-        new.round_scores = self.round_scores[:]
-        new.events = self.events[:]
-        new.counters = dict(self.counters)
-        new.hands = self.hands[:]
-        new.zombies = self.zombies[:]
-        new.graveyard = self.graveyard[:]
-        new.buried = self.buried[:]
-        new.trick = self.trick[:]
-        new.trick_seats = self.trick_seats[:]
-        new.trick_zombie = self.trick_zombie[:]
-        new.voids = self.voids[:]
-        new.history = self.history[:]
-        new.round_points = self.round_points[:]
-        new.tricks_won = self.tricks_won[:]
-        return new
-
     def observation(self, seat: int | None) -> dict[str, Any]:
         n = self.n
         me = seat if seat is not None and 0 <= seat < n else -1
         cs = card_str
-        obs: dict[str, Any] = {
-            "game": self.game.id,
-            "options": dict(self.game.options),
-            "seat": seat,
-            "num_players": n,
-            "phase": self.phase,
-            "to_act": list(self.to_act()),
-            "round": self.round_no,
-            "max_rounds": self.max_rounds,
-            "dealer": self.dealer,
-            "scores": list(self.scores),
-            "round_scores": [list(r) for r in self.round_scores],
-            "round_points": list(self.round_points),
-            "tricks_won": list(self.tricks_won),
-            "hand": [cs(c) for c in iter_bits(self.hands[me])] if me >= 0 else [],
-            "hand_sizes": [h.bit_count() for h in self.hands],
+        obs = self.common_observation(seat)
+        obs.update({
             "zombies": [[cs(c) for c in iter_bits(z)] for z in self.zombies],
             "buried": [cs(c) for c in iter_bits(self.buried[me])] if me >= 0 else [],
             "buried_done": [not self.pending >> s & 1 for s in range(n)] if self.phase == BURY
             else [True] * n,
             "graveyard_size": len(self.graveyard),
             "graveyard": [cs(c) for c in reversed(self.graveyard)] if self.grave_public else None,
-            "leader": self.leader,
             "turn": self.turn if self.phase in (PLAYING, DECLARE_TRUMP, DECLARE_CALL) else None,
             "trick": [{"seat": s, "card": cs(c), "zombie": z}
                       for s, c, z in zip(self.trick_seats, self.trick, self.trick_zombie)],
-            "led": SUITS[self.led] if self.led >= 0 else None,
             "trump": SUITS[self.trump] if self.trump >= 0 else None,
             "trump_in_force": SUITS[self.trump_now] if self.trump_now >= 0 else None,
             "jokers_played": self.jokers_played,
             "need_call": self.need_call,
-            "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids],
-            "tricks": [dict(t) for t in self.history],
-            "stats": dict(self.counters),
-        }
+        })
         return obs
-
-
-def masks(cards: Iterable[str]) -> int:
-    """A mask from card texts."""
-    m = 0
-    for c in cards:
-        m |= 1 << parse_card(c)
-    return m
 
 
 class Determinizer:
@@ -591,20 +534,20 @@ class Determinizer:
         if seat is None:
             raise ValueError("a spectator's observation cannot be determinized")
         self.seat: int = seat
-        self.hand = masks(obs["hand"])
-        self.zombies = [masks(z) for z in obs["zombies"]]
-        self.buried = masks(obs["buried"])
+        self.hand = mask_of_texts(obs["hand"])
+        self.zombies = [mask_of_texts(z) for z in obs["zombies"]]
+        self.buried = mask_of_texts(obs["buried"])
         played = 0
         for t in obs["tricks"]:
-            played |= masks(t["cards"])
-        played |= masks(t["card"] for t in obs["trick"])
+            played |= mask_of_texts(t["cards"])
+        played |= mask_of_texts(t["card"] for t in obs["trick"])
         self.trick = [parse_card(t["card"]) for t in obs["trick"]]
         grave_known = obs["graveyard"]
         self.grave_known = [parse_card(c) for c in reversed(grave_known)] if grave_known is not None else None
         known = self.hand | played | sum(self.zombies)
         if self.grave_known is not None:
-            known |= masks(grave_known)
-        risen = masks(t["risen"] for t in obs["tricks"] if t["risen"])
+            known |= mask_of_texts(grave_known)
+        risen = mask_of_texts(t["risen"] for t in obs["tricks"] if t["risen"])
         # own buried cards that have not risen are certainly in the graveyard
         self.own_in_grave = self.buried & ~risen & ~known
         if self.grave_known is not None:
@@ -616,7 +559,7 @@ class Determinizer:
                 continue
             hidden = obs["hand_sizes"][s] - self.zombies[s].bit_count()
             sizes.append(hidden)
-            forbidden.append(sum(SUIT_MASKS[SUITS.index(x)] for x in obs["voids"][s]))
+            forbidden.append(sum(SUIT_MASKS[x] for x in iter_bits(suits_of(obs["voids"][s]))))
             places.append(s)
         if self.grave_known is None:
             sizes.append(obs["graveyard_size"] - self.own_in_grave.bit_count())
@@ -628,22 +571,8 @@ class Determinizer:
         obs, n, seat = self.obs, self.game.num_players, self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
         st = TrickOfTheDeadState.__new__(TrickOfTheDeadState)
-        st.game = self.game
-        st.n = n
-        st.points = self.game.card_points()
-        st.survival_bonus = 3 if self.game.options["survival"] else 2
-        st.double_trick = self.game.options["zombie_doubles"] == "trick"
-        st.target = self.game.options["target"]
-        st.seed = None
-        st.rng = random.Random(rng.getrandbits(64))
-        st.max_rounds = obs["max_rounds"]
-        st.deals = []
-        st.dealer = obs["dealer"]
-        st.round_no = obs["round"]
-        st.scores = list(obs["scores"])
-        st.round_scores = [tuple(r) for r in obs["round_scores"]]
-        st.events = []
-        st.counters = dict(obs["stats"])
+        st.restore_common(self.game, obs, rng)
+        st._setup_options()
         hands = [0] * n
         hands[seat] = self.hand
         grave_hidden = 0
@@ -674,14 +603,11 @@ class Determinizer:
                     buried[s] = (1 << spare.pop()) | (1 << spare.pop())
         st.buried = buried
         st.fixed_grave = None
-        st.phase = phase
         st.pending = sum(1 << s for s in range(n) if not done[s]) if phase == BURY else 0
-        st.leader = obs["leader"]
         st.turn = obs["turn"] if obs["turn"] is not None else obs["leader"]
         st.trick = list(self.trick)
         st.trick_seats = [t["seat"] for t in obs["trick"]]
         st.trick_zombie = [t["zombie"] for t in obs["trick"]]
-        st.led = SUITS.index(obs["led"]) if obs["led"] else -1
         st.trump = SUITS.index(obs["trump"]) if obs["trump"] else -1
         st.trump_now = SUITS.index(obs["trump_in_force"]) if obs["trump_in_force"] else -1
         st.jokers_played = obs["jokers_played"]
@@ -693,10 +619,6 @@ class Determinizer:
         for c in self.trick:
             played |= 1 << c
         st.played = played
-        st.voids = [sum(1 << SUITS.index(x) for x in v) for v in obs["voids"]]
-        st.history = [dict(t) for t in obs["tricks"]]
-        st.round_points = list(obs["round_points"])
-        st.tricks_won = list(obs["tricks_won"])
         return st
 
 
