@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
 from torite.cards import card_str, iter_bits, parse_card
@@ -44,6 +44,7 @@ class TrickGameState(State):
         "round_points", "tricks_won")
 
     game: Game
+    events: list[Event]
     n: int
     seed: int | None
     max_rounds: int | None
@@ -64,6 +65,38 @@ class TrickGameState(State):
     led: int
     phase: str
     turn: int
+
+    def init_common(self, game: Game, seed: int | None, dealer: int | None, max_rounds: int | None,
+                    deals: Sequence[Mapping[str, Any]]) -> None:
+        """Set up a new game's shared fields; bad arguments raise ValueError before any play."""
+        self.game = game
+        self.n = n = game.num_players
+        self._setup_options()
+        self.seed = seed
+        self.rng = random.Random(seed)
+        if max_rounds is not None and max_rounds < 1:
+            raise ValueError("max_rounds must be at least 1")
+        self.max_rounds = max_rounds
+        self.deals = [dict(d) for d in deals]
+        for i, d in enumerate(self.deals):
+            self._check_deal(i, d)
+        if dealer is None:
+            dealer = self.rng.randrange(n)
+        elif not 0 <= dealer < n:
+            raise ValueError(f"dealer must be a seat from 0 to {n - 1}")
+        self.dealer = dealer
+        self.round_no = -1
+        self.scores = [0] * n
+        self.round_scores = []
+        self.events = []
+        self.counters = dict.fromkeys(game.STAT_KEYS, 0)
+
+    def _setup_options(self) -> None:
+        """Hook: constants the options fix, shared by a new game and a determinized one."""
+
+    def _check_deal(self, index: int, deal: Mapping[str, Any]) -> None:
+        """Hook: refuse a malformed explicit deal with a ValueError naming what is wrong."""
+        raise ValueError(f"{self.game.id} takes no explicit deals")
 
     @property
     def rounds_played(self) -> int:
@@ -129,7 +162,7 @@ class TrickGameState(State):
         self.round_no = obs["round"]
         self.scores = list(obs["scores"])
         self.round_scores = [tuple(r) for r in obs["round_scores"]]
-        self.events: list[Event] = []
+        self.events = []
         self.counters = dict(obs["stats"])
         self.phase = obs["phase"]
         self.leader = obs["leader"]

@@ -172,29 +172,9 @@ class KaedamaState(TrickGameState):
 
     def __init__(self, game: Kaedama, seed: int | None, dealer: int | None,
                  max_rounds: int | None, deals: Sequence[Mapping[str, Any]]) -> None:
-        self.game = game
-        self.n = NUM_PLAYERS
-        self._setup_options()
-        self.seed = seed
-        self.rng = random.Random(seed)
-        if max_rounds is not None and max_rounds < 1:
-            raise ValueError("max_rounds must be at least 1")
-        self.max_rounds = max_rounds
+        self.init_common(game, seed, dealer, max_rounds, deals)
         rounds: int = game.options["rounds"]
         self.limit = rounds if max_rounds is None else min(rounds, max_rounds)
-        self.deals = [dict(d) for d in deals]
-        for i, d in enumerate(self.deals):
-            self._check_deal(i, d)
-        if dealer is None:
-            dealer = self.rng.randrange(NUM_PLAYERS)
-        elif not 0 <= dealer < NUM_PLAYERS:
-            raise ValueError(f"dealer must be a seat from 0 to {NUM_PLAYERS - 1}")
-        self.dealer = dealer
-        self.round_no = -1
-        self.scores = [0] * NUM_PLAYERS
-        self.round_scores: list[tuple[int, ...]] = []
-        self.events: list[Event] = []
-        self.counters = dict.fromkeys(Kaedama.STAT_KEYS, 0)
         self._start_round()
 
     def _setup_options(self) -> None:

@@ -163,28 +163,7 @@ class TrickOfTheDeadState(TrickGameState):
 
     def __init__(self, game: TrickOfTheDead, seed: int | None, dealer: int | None,
                  max_rounds: int | None, deals: Sequence[Mapping[str, Any]]) -> None:
-        self.game = game
-        n = game.num_players
-        self.n = n
-        self._setup_options()
-        self.seed = seed
-        self.rng = random.Random(seed)
-        if max_rounds is not None and max_rounds < 1:
-            raise ValueError("max_rounds must be at least 1")
-        self.max_rounds = max_rounds
-        self.deals = [dict(d) for d in deals]
-        for d in self.deals:
-            self._check_deal(d)
-        if dealer is None:
-            dealer = self.rng.randrange(n)
-        elif not 0 <= dealer < n:
-            raise ValueError(f"dealer must be a seat from 0 to {n - 1}")
-        self.dealer = dealer
-        self.round_no = -1
-        self.scores = [0] * n
-        self.round_scores: list[tuple[int, ...]] = []
-        self.events: list[Event] = []
-        self.counters = dict.fromkeys(TrickOfTheDead.STAT_KEYS, 0)
+        self.init_common(game, seed, dealer, max_rounds, deals)
         self._start_round()
 
     # ----------------------------------------------------------------- setup
@@ -196,7 +175,7 @@ class TrickOfTheDeadState(TrickGameState):
         self.double_trick = game.options["zombie_doubles"] == "trick"
         self.target: int = game.options["target"]
 
-    def _check_deal(self, d: Mapping[str, Any]) -> None:
+    def _check_deal(self, index: int, d: Mapping[str, Any]) -> None:
         n, size = self.n, self.game.hand_size
         try:
             hands = [[parse_card(c) for c in h] for h in d["hands"]]
