@@ -11,7 +11,11 @@ a new table so the load stays steady.  Runs for a bounded time, then reports
 * memory: server RSS before the tables and with them, divided by the tables.
 
     .venv/bin/python benchmarks/bench_web.py [--tables 100] [--seconds 20] [--bots random]
-        [-o target=100]
+        [--think 0.5] [--bot-delay 0.3] [-o target=100]
+
+With ``--think 0`` and ``--bot-delay 0`` every table plays flat out, so the server is saturated
+and the latency measured is mostly queueing; with a person's pace (``--think 0.5 --bot-delay
+0.3``) it is the latency players feel at that many tables.
 """
 
 from __future__ import annotations
@@ -64,9 +68,10 @@ class Stats:
             self.error_samples.append(text)
 
 
-async def new_table(http: httpx.AsyncClient, bots: str, options: dict[str, Any]) -> tuple[str, str]:
+async def new_table(http: httpx.AsyncClient, bots: str, options: dict[str, Any],
+                    bot_delay: float = 0.0) -> tuple[str, str]:
     r = await http.post("/api/tables", json={
-        "game": GAME, "options": options, "settings": {"bot_delay": 0},
+        "game": GAME, "options": options, "settings": {"bot_delay": bot_delay},
         "seats": [{"kind": "human"}] + [{"kind": "bot", "level": bots}] * 2})
     r.raise_for_status()
     data = r.json()
@@ -74,8 +79,9 @@ async def new_table(http: httpx.AsyncClient, bots: str, options: dict[str, Any])
 
 
 async def client(base: str, http: httpx.AsyncClient, first: tuple[str, str], stats: Stats, deadline: float,
-                 bots: str, options: dict[str, Any], seed: int) -> None:
-    """One player: random legal moves over the socket, a new table whenever a game ends."""
+                 bots: str, options: dict[str, Any], seed: int, think: float = 0.0, bot_delay: float = 0.0) -> None:
+    """One player: random legal moves over the socket (after ``think`` seconds, as a person
+    would take), a new table whenever a game ends."""
     rng = random.Random(seed)
     table = first
     while time.monotonic() < deadline:
@@ -109,6 +115,8 @@ async def client(base: str, http: httpx.AsyncClient, first: tuple[str, str], sta
                         break
                     if sent_at is None and 0 in msg["to_act"] and msg["legal"]:
                         action = rng.choice(msg["legal"])["text"]
+                        if think:
+                            await asyncio.sleep(think * (0.5 + rng.random()))
                         sent_at, ack_n = time.perf_counter(), -1
                         await ws.send(json.dumps({"type": "act", "action": action}))
                         stats.client_moves += 1
@@ -118,7 +126,7 @@ async def client(base: str, http: httpx.AsyncClient, first: tuple[str, str], sta
             stats.error(f"{type(e).__name__}: {e}")
             await asyncio.sleep(0.2)
         if time.monotonic() < deadline:
-            table = await new_table(http, bots, options)
+            table = await new_table(http, bots, options, bot_delay)
 
 
 async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
@@ -131,13 +139,14 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=f"http://{base}", timeout=30, limits=limits) as http:
         await http.get("/api/games")
         rss0 = rss_mib(pid)
-        tables = [await new_table(http, args.bots, options) for _ in range(args.tables)]
+        tables = [await new_table(http, args.bots, options, args.bot_delay) for _ in range(args.tables)]
         await asyncio.sleep(0.5)
         rss1 = rss_mib(pid)
         stats = Stats()
         start = time.monotonic()
         deadline = start + args.seconds
-        await asyncio.gather(*(client(base, http, t, stats, deadline, args.bots, options, i)
+        await asyncio.gather(*(client(base, http, t, stats, deadline, args.bots, options, i, args.think,
+                                      args.bot_delay)
                                for i, t in enumerate(tables)))
         elapsed = time.monotonic() - start
         rss2 = rss_mib(pid)
@@ -148,6 +157,7 @@ async def run(args: argparse.Namespace, port: int, pid: int) -> dict[str, Any]:
 
     return {
         "tables": args.tables, "seconds": round(elapsed, 1), "bots": args.bots, "options": options,
+        "think_seconds": args.think, "bot_delay_seconds": args.bot_delay,
         "moves_per_second": round(stats.server_moves / elapsed, 1),
         "client_moves_per_second": round(stats.client_moves / elapsed, 1),
         "games_finished_or_cut": stats.games,
@@ -165,6 +175,9 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long the clients play")
     p.add_argument("--bots", default="random", help="level of the server bots (random, easy, normal, …)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a client waits before its move (0: as fast as the server answers)")
+    p.add_argument("--bot-delay", type=float, default=0.0, help="the tables' pause before each bot move")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     port = free_port()
