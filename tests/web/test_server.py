@@ -434,3 +434,35 @@ def test_markdown_renders_the_usual_blocks_and_escapes_html() -> None:
     assert "<th>a</th>" in h and "<td>2</td>" in h and "<blockquote>" in h and "<hr>" in h
     assert "<script>" not in h and "&lt;script&gt;" in h
     assert "javascript:" not in h and '<a href="https://example.org">ok</a>' in h
+
+
+def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidden(client: TestClient) -> None:
+    """Kaedama with blind draws (and two draws a trick) against bots, over the socket: no card
+    appears in a message before the seat's own observation (from a replay) has shown it."""
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "random"}]
+    r = client.post("/api/tables", json={"game": "kaedama", "options": {"blind": True, "double": True, "rounds": 2},
+                                         "seats": seats})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    seen: list[Msg] = []
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        first = join(ws, 0, token(t, 0))
+        seen.append(first)
+        end = play_out(ws, 0, random.Random(2), seen, first=first)
+    assert end["over"] and len(end["obs"]["round_scores"]) == 2
+    record = Record.from_json(client.get(f"/api/tables/{t['id']}/record").json())
+    _, state = record.new_game()
+    known = [_tokens(state.observation(0))]
+    event_step = [0] * len(state.events_for(0))
+    for k, (s, text) in enumerate(record.actions, start=1):
+        state.apply_text(s, text)
+        known.append(known[-1] | _tokens(state.observation(0)))
+        event_step += [k] * (len(state.events_for(0)) - len(event_step))
+    face_down_seen = False
+    for m in (x for x in seen if is_state(x)):
+        view = {k: v for k, v in m.items() if k != "log"}
+        assert _tokens(view) <= known[m["n"]], f"after {m['n']} actions: {_tokens(view) - known[m['n']]}"
+        face_down_seen = face_down_seen or any(e.get("face_down") for e in m["obs"]["trick"])
+        for line in m["log"]:
+            assert set(CARD.findall(line["text"])) <= known[event_step[line["i"]]], line["text"]
+    assert face_down_seen  # the game did draw blind cards while the seat was watching
