@@ -8,6 +8,7 @@ unless they are installed.
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 # Same default as torite.server.store; not imported from there so that building the CLI parser
@@ -24,10 +25,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
-    print(f"torite serve: open http://{shown}:{args.port}/  (database {args.db}; Ctrl-C stops)", flush=True)
+    url = f"http://{shown}:{args.port}/"
+    print(f"torite serve: open {url}  (database {args.db}; Ctrl-C stops)", flush=True)
+    if args.open:
+        _open_when_up(url)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level,
                 ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0)
     return 0
+
+
+def _open_when_up(url: str) -> None:
+    """Open the lobby in the user's browser once the server answers (quietly does nothing on a
+    machine without one)."""
+    import os
+    import sys
+    import threading
+    import urllib.request
+    import webbrowser
+
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return  # no screen: a console browser would take over this terminal; the URL is printed
+
+    def wait_and_open() -> None:
+        for _ in range(100):
+            try:
+                urllib.request.urlopen(url + "api/games", timeout=1).close()
+            except OSError:
+                time.sleep(0.1)
+                continue
+            webbrowser.open(url)
+            return
+
+    threading.Thread(target=wait_and_open, daemon=True).start()
 
 
 def add_serve_command(sub: Any) -> None:
@@ -39,5 +68,6 @@ def add_serve_command(sub: Any) -> None:
                    help="SQLAlchemy database URL (default sqlite:///torite.db in the current directory; "
                         "postgresql://… works too)")
     s.add_argument("--bot-threads", type=int, default=4, help="threads that run bot decisions")
+    s.add_argument("--open", action="store_true", help="open the lobby in a browser once it is up")
     s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=cmd_serve)
