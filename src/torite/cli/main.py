@@ -186,9 +186,10 @@ _EXTRA_COMMANDS: list[Any] = []
 
 def _register_extra_commands() -> None:
     """Faces that live in their own modules; each import is light (heavy deps load on use)."""
+    from torite.cli.arena_cmd import add_arena_command
     from torite.server.cli import add_serve_command
 
-    _EXTRA_COMMANDS.append(add_serve_command)
+    _EXTRA_COMMANDS.extend([add_arena_command, add_serve_command])
 
 
 _register_extra_commands()

@@ -1,0 +1,346 @@
+"""Search bots over the protocol: information-set MCTS and Perfect Information Monte Carlo.
+
+Both stand on ``game.determinizer(obs)``: built once per decision from the observation alone,
+it samples full states consistent with what the seat knows.  A search bot is handed only the
+observation and the legal actions; every state it touches is one it sampled itself, and none
+outlives the decision.
+
+Reward.  A search looks only to the end of the *current round*: a rollout stops when
+``state.rounds_played`` grows (or the game ends), and the reward of seat ``s`` is
+``result().scores[s]`` at that point minus its value in the sampled state at the root, i.e.
+the points ``s`` gains from the decision to the end of the round.  Why per round:
+
+- whole-game rollouts of a multi-round game are many times longer and mostly noise (the
+  future deals are random), and the arena plays single rounds anyway;
+- points already banked this round, and totals of earlier rounds, are the same for every
+  action, so only the gain after the decision can tell actions apart;
+- it needs no game-specific knowledge: ``scores`` and ``rounds_played`` are protocol.
+
+Each seat maximises its own gain (the ``max^n`` view of a multi-player game).  Gains are in
+game points, whose scale differs between games, so the UCB1 exploration term is multiplied by
+the spread of the rewards seen so far in this search (a running normalisation to [0, 1]).
+
+Simultaneous phases (several seats in ``to_act()``) are serialised inside the tree: at the
+root the searching seat moves first, below it the seats move in ``to_act()`` order.  Every
+tree node stores the reward of the seat that moved into it (the player to move at its
+parent), so multi-seat games back up one vector of gains and each node picks its own entry.
+
+Budgets are counted in iterations (rollouts), so a decision is a pure function of the bot's
+seed and the observation; a wall-clock cap (``time_limit``) only guards against slow
+machines.  A single legal action is returned at once, without searching.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from torite.bots.registry import register_bot
+from torite.engine.base import Action, Game, State
+from torite.engine.bot import Bot
+
+#: Rollout policies: ``random`` is uniform over legal actions (cheap, many rollouts);
+#: ``rule`` asks the game's rule-of-thumb bot for every seat (needs an observation per step, so
+#: several times slower, but each rollout is much closer to real play), ``mixed`` is ``rule``
+#: with a share ``epsilon`` of random steps.
+ROLLOUTS = ("random", "rule", "mixed")
+
+_Key = tuple[int, Action]
+
+#: The ``work`` budget counts simulated actions: one unit for a random step (an apply and a
+#: ``legal_actions``), ``RULE_STEP_COST`` for a step of the rule-of-thumb policy (it also builds
+#: an observation), and ``ITERATION_COST`` per iteration for sampling a determinization and
+#: reading the scores.  Measured on Trick of the Dead, where a unit is about 5 µs.
+ITERATION_COST = 12
+RULE_STEP_COST = 6
+#: ... and one unit per this many children weighed by UCB1 in the tree (a root with 120
+#: burials to weigh costs as much as ten simulated actions per iteration).
+SCAN_PER_UNIT = 12
+
+
+class _Node:
+    """One node of the single-observer tree: reached by ``key = (seat, action)``."""
+
+    __slots__ = ("avail", "children", "player", "total", "visits")
+
+    def __init__(self, player: int) -> None:
+        self.player = player  # the seat whose move led here: the rewards stored are its own
+        self.children: dict[_Key, _Node] = {}
+        self.visits = 0
+        self.avail = 0  # how often this node was available (legal) when its parent was visited
+        self.total = 0.0
+
+
+class _Rollout:
+    """Plays a sampled state to the end of its current round; returns every seat's gain."""
+
+    def __init__(self, game: Game, policy: str, epsilon: float, rng: random.Random) -> None:
+        if policy not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {policy!r} (policies: {', '.join(ROLLOUTS)})")
+        self.rng = rng
+        self.epsilon = epsilon if policy == "mixed" else (1.0 if policy == "random" else 0.0)
+        self.rule: list[Bot] | None = None
+        if self.epsilon < 1.0:
+            try:
+                self.rule = [game.rule_bot(s, random.Random(rng.getrandbits(64)))
+                             for s in range(game.num_players)]
+            except NotImplementedError:
+                self.epsilon = 1.0  # no rule bot: fall back to random rollouts
+
+    def finish(self, state: State, round0: int) -> int:
+        """Play on to the end of the round; returns the work done (see ``ITERATION_COST``)."""
+        rng = self.rng
+        eps = self.epsilon
+        rule = self.rule
+        work = 0
+        while not state.is_over() and state.rounds_played == round0:
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            if len(legal) == 1:
+                action = legal[0]
+                work += 1
+            elif rule is None or (eps > 0.0 and rng.random() < eps):
+                action = legal[rng.randrange(len(legal))]
+                work += 1
+            else:
+                action = rule[seat].act(state.observation(seat), legal)
+                work += RULE_STEP_COST
+            state.apply(seat, action)
+        return work
+
+
+def _gains(state: State, base: Sequence[int]) -> list[float]:
+    scores = state.result().scores
+    return [float(scores[s] - base[s]) for s in range(len(base))]
+
+
+class SearchBot(Bot):
+    """Common parts: budget, determinizer, the single-action shortcut, statistics."""
+
+    name = "search"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random, *, iterations: int = 1000,
+                 work: int | None = None, time_limit: float | None = None, rollout: str = "random",
+                 epsilon: float = 0.1) -> None:
+        super().__init__(game, seat, rng)
+        if iterations < 1:
+            raise ValueError("iterations must be at least 1")
+        if work is not None and work < 1:
+            raise ValueError("work must be at least 1")
+        self.work = work
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"unknown rollout policy {rollout!r} (policies: {', '.join(ROLLOUTS)})")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.rollout = rollout
+        self.epsilon = epsilon
+        #: iterations (rollouts) run by the last decision, 0 when the action was forced
+        self.last_iterations = 0
+        #: the last decision's root statistics: action text -> (visits or rollouts, mean gain)
+        self.last_root: dict[str, tuple[int, float]] = {}
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            self.last_iterations = 0
+            self.last_root = {}
+            return legal[0]
+        rng = random.Random(self.rng.getrandbits(64))
+        determinizer = self.game.determinizer(obs)
+        sample: Callable[[random.Random], State] = determinizer.sample
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        rollout = _Rollout(self.game, self.rollout, self.epsilon, rng)
+        return self._search(sample, legal, rng, rollout, deadline)
+
+    def _search(self, sample: Callable[[random.Random], State], legal: Sequence[Action],
+                rng: random.Random, rollout: _Rollout, deadline: float | None) -> Action:
+        raise NotImplementedError
+
+
+class ISMCTSBot(SearchBot):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
+
+    Every iteration samples a determinization, walks the one shared tree choosing by UCB1
+    among the children legal in that determinization (the count under the logarithm is the
+    child's *availability*, not the parent's visits), adds one node, rolls out to the end of
+    the round and backs the gains up.  The most visited legal root action is played.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random, *, iterations: int = 1000,
+                 work: int | None = None, time_limit: float | None = None, rollout: str = "random",
+                 epsilon: float = 0.1, exploration: float = 0.7) -> None:
+        super().__init__(game, seat, rng, iterations=iterations, work=work, time_limit=time_limit,
+                         rollout=rollout, epsilon=epsilon)
+        self.exploration = exploration
+
+    def _search(self, sample: Callable[[random.Random], State], legal: Sequence[Action],
+                rng: random.Random, rollout: _Rollout, deadline: float | None) -> Action:
+        me = self.seat
+        root = _Node(-1)
+        c = self.exploration
+        lo, hi = math.inf, -math.inf
+        done = 0
+        work = 0
+        work_limit = self.work if self.work is not None else math.inf
+        for done in range(1, self.iterations + 1):
+            state = sample(rng)
+            work += ITERATION_COST
+            scanned = 0
+            base = state.result().scores
+            round0 = state.rounds_played
+            node = root
+            path = [root]
+            span = (hi - lo) if hi > lo else 1.0
+            # selection and expansion
+            while not state.is_over() and state.rounds_played == round0:
+                mover = me if node is root else state.to_act()[0]
+                moves = state.legal_actions(mover)
+                scanned += len(moves)
+                children = node.children
+                untried: list[Action] = []
+                best: _Node | None = None
+                best_action = moves[0]
+                best_value = -math.inf
+                for a in moves:
+                    child = children.get((mover, a))
+                    if child is None:
+                        untried.append(a)
+                        continue
+                    child.avail += 1
+                    if untried:
+                        continue
+                    value = child.total / child.visits + c * span * math.sqrt(
+                        math.log(child.avail) / child.visits)
+                    if value > best_value:
+                        best, best_action, best_value = child, a, value
+                if untried:
+                    a = untried[rng.randrange(len(untried))]
+                    child = _Node(mover)
+                    child.avail = 1
+                    children[(mover, a)] = child
+                    state.apply(mover, a)
+                    path.append(child)
+                    break
+                assert best is not None
+                state.apply(mover, best_action)
+                node = best
+                path.append(best)
+            work += len(path) - 1 + scanned // SCAN_PER_UNIT + rollout.finish(state, round0)
+            gains = _gains(state, base)
+            lo = min(lo, *gains)
+            hi = max(hi, *gains)
+            root.visits += 1
+            for n in path[1:]:
+                n.visits += 1
+                n.total += gains[n.player]
+            if work >= work_limit:
+                break
+            if deadline is not None and done % 8 == 0 and time.perf_counter() > deadline:
+                break
+        self.last_iterations = done
+        self.last_root = {str(a): (ch.visits, ch.total / ch.visits if ch.visits else 0.0)
+                          for (s, a), ch in root.children.items() if s == me}
+        return _most_visited(root, me, legal)
+
+
+def _most_visited(root: _Node, me: int, legal: Sequence[Action]) -> Action:
+    best, best_key = legal[0], (-1, -math.inf)
+    for a in legal:
+        child = root.children.get((me, a))
+        if child is None:
+            continue
+        key = (child.visits, child.total / child.visits if child.visits else -math.inf)
+        if key > best_key:
+            best, best_key = a, key
+    return best
+
+
+class PIMCBot(SearchBot):
+    """Perfect Information Monte Carlo: sample worlds, score every legal action in each.
+
+    ``worlds`` determinizations are drawn; in each one every legal action is applied and the
+    world is rolled out to the end of the round (flat Monte Carlo, with the same chance seed
+    for every action of one block: common random numbers), pass after pass over the worlds
+    until the budget is spent.  Every action gets the same rollouts, so the action with the
+    best total gain (the best average over the worlds) wins.  ``iterations`` caps the number
+    of rollouts, ``worlds × actions × passes``.
+    """
+
+    name = "pimc"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random, *, iterations: int = 1000,
+                 work: int | None = None, time_limit: float | None = None, rollout: str = "random",
+                 epsilon: float = 0.1, worlds: int = 20) -> None:
+        super().__init__(game, seat, rng, iterations=iterations, work=work, time_limit=time_limit,
+                         rollout=rollout, epsilon=epsilon)
+        if worlds < 1:
+            raise ValueError("worlds must be at least 1")
+        self.worlds = worlds
+
+    def _search(self, sample: Callable[[random.Random], State], legal: Sequence[Action],
+                rng: random.Random, rollout: _Rollout, deadline: float | None) -> Action:
+        me = self.seat
+        k = len(legal)
+        worlds = max(1, min(self.worlds, self.iterations // k))
+        passes = max(1, self.iterations // (worlds * k))
+        work_limit = self.work if self.work is not None else math.inf
+        totals = [0.0] * k
+        done = 0
+        work = 0
+        sampled: list[tuple[State, tuple[int, ...], int]] = []
+        # Pass after pass over the worlds; each block (one world, one rollout per action) treats
+        # every action alike, so the budget may stop the search after any block.
+        for r in range(passes):
+            for w in range(worlds):
+                if r == 0:
+                    world = sample(rng)
+                    sampled.append((world, world.result().scores, world.rounds_played))
+                world, base, round0 = sampled[w]
+                chance = rng.getrandbits(64)
+                for i, a in enumerate(legal):
+                    state = world.clone()
+                    state.rng.seed(chance)  # common random numbers for the actions of a block
+                    state.apply(me, a)
+                    work += ITERATION_COST + 1 + rollout.finish(state, round0)
+                    totals[i] += _gains(state, base)[me]
+                done += k
+                if work >= work_limit or (deadline is not None and time.perf_counter() > deadline):
+                    break
+            else:
+                continue
+            break
+        self.last_iterations = done
+        self.last_root = {str(a): (done // k, totals[i] / max(1, done // k)) for i, a in enumerate(legal)}
+        best = max(range(k), key=lambda i: (totals[i], -i))
+        return legal[best]
+
+
+# --------------------------------------------------------------------------- levels
+#: Budgets per level.  Calibrated on Trick of the Dead (see benchmarks/bench_search.py): the
+#: time caps are safety nets, far above the typical decision.
+LEVELS: dict[str, dict[str, Any]] = {
+    "ismcts": {"cls": ISMCTSBot, "iterations": 100_000, "work": 50_000, "time_limit": 5.0},
+    "pimc": {"cls": PIMCBot, "iterations": 100_000, "work": 50_000, "time_limit": 5.0, "worlds": 20},
+    "hard": {"cls": ISMCTSBot, "iterations": 100_000, "work": 50_000, "time_limit": 0.9},
+    "expert": {"cls": ISMCTSBot, "iterations": 1_000_000, "work": 350_000, "time_limit": 4.5},
+}
+
+
+def _factory(level: str) -> Callable[[Game, int, random.Random], Bot]:
+    spec = dict(LEVELS[level])
+    cls = spec.pop("cls")
+
+    def make(game: Game, seat: int, rng: random.Random) -> Bot:
+        bot: Bot = cls(game, seat, rng, **spec)
+        bot.name = level
+        return bot
+
+    return make
+
+
+for _level in LEVELS:
+    register_bot(_level, _factory(_level))
