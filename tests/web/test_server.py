@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette suggests httpx2; httpx is what we pin
     from starlette.testclient import TestClient
 
+from torite.cards import card_str, iter_bits
 from torite.cli.main import main as cli_main
 from torite.record import Record, replay
 from torite.server.app import WEB_DIR, create_app
@@ -436,9 +437,21 @@ def test_markdown_renders_the_usual_blocks_and_escapes_html() -> None:
     assert "javascript:" not in h and '<a href="https://example.org">ok</a>' in h
 
 
+def _kaedama_hidden_from(state: Any, seat: int) -> tuple[set[str], set[str]]:
+    """Ground truth from the rules' own state, not from any observation: the cards ``seat``
+    may not see (other hands, the stock, face-down cards; the turned card is public) and the
+    face-down cards alone."""
+    cs = card_str
+    face_down = {cs(c) for c, d in zip(state.trick, state.down) if d}
+    face_down |= {cs(c) for c, d in zip(state.out, state.out_down) if d}
+    hidden = {cs(c) for s, h in enumerate(state.hands) if s != seat for c in iter_bits(h)}
+    hidden |= {cs(c) for c in state.stock} | face_down
+    return hidden - {cs(state.turned)}, face_down
+
+
 def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidden(client: TestClient) -> None:
-    """Kaedama with blind draws (and two draws a trick) against bots, over the socket: no card
-    appears in a message before the seat's own observation (from a replay) has shown it."""
+    """Kaedama with blind draws (and two draws a trick) against bots, over the socket: no
+    message shows the seat a card in another hand, in the stock or face down."""
     seats = [{"kind": "human"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "random"}]
     r = client.post("/api/tables", json={"game": "kaedama", "options": {"blind": True, "double": True, "rounds": 2},
                                          "seats": seats})
@@ -452,17 +465,33 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
     assert end["over"] and len(end["obs"]["round_scores"]) == 2
     record = Record.from_json(client.get(f"/api/tables/{t['id']}/record").json())
     _, state = record.new_game()
-    known = [_tokens(state.observation(0))]
+    hidden, _ = _kaedama_hidden_from(state, 0)
+    hidden_after = [hidden]
+    # a log line made by action k may name what that action made public: the card it played,
+    # cards it turned up, every card of a trick it ended (all face up by then), and, when it
+    # starts a round, the new hand and the newly turned card
+    hidden_for_line = [hidden]
     event_step = [0] * len(state.events_for(0))
     for k, (s, text) in enumerate(record.actions, start=1):
+        n_events = len(state.events)
         state.apply_text(s, text)
-        known.append(known[-1] | _tokens(state.observation(0)))
+        new_hidden, _ = _kaedama_hidden_from(state, 0)
+        allowed = set(CARD.findall(text)) | (hidden - new_hidden) | {card_str(state.turned)}
+        allowed |= {card_str(c) for c in iter_bits(state.hands[0])}
+        for e in state.events[n_events:]:
+            if e.kind == "trick":
+                allowed |= set(e.data["cards"])
+        hidden_for_line.append((hidden - allowed) | (new_hidden - allowed))
+        hidden = new_hidden
+        hidden_after.append(hidden)
         event_step += [k] * (len(state.events_for(0)) - len(event_step))
     face_down_seen = False
     for m in (x for x in seen if is_state(x)):
         view = {k: v for k, v in m.items() if k != "log"}
-        assert _tokens(view) <= known[m["n"]], f"after {m['n']} actions: {_tokens(view) - known[m['n']]}"
+        leaked = _tokens(view) & hidden_after[m["n"]]
+        assert not leaked, f"after {m['n']} actions seat 0 was shown {leaked}"
         face_down_seen = face_down_seen or any(e.get("face_down") for e in m["obs"]["trick"])
         for line in m["log"]:
-            assert set(CARD.findall(line["text"])) <= known[event_step[line["i"]]], line["text"]
+            leaked = set(CARD.findall(line["text"])) & hidden_for_line[event_step[line["i"]]]
+            assert not leaked, f"log line {line['text']!r} showed seat 0 {leaked}"
     assert face_down_seen  # the game did draw blind cards while the seat was watching
