@@ -102,12 +102,17 @@ class TrickOfTheDead(Game):
         return 16 if self.num_players == 3 else 20
 
     def card_points(self) -> tuple[int, ...]:
+        """Points of each card for the trick's winner (options are fixed, so computed once)."""
+        cached: tuple[int, ...] | None = getattr(self, "_card_points", None)
+        if cached is not None:
+            return cached
         club = -3 if self.options["survival"] else -2
         pts = []
         for c in range(54):
             s = _suit(c)
             pts.append(club if s == CLUBS else c % 13 + 2 if s == DIAMONDS else 1 if s == HEARTS else 0)
-        return tuple(pts)
+        self._card_points = tuple(pts)
+        return self._card_points
 
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
                   max_rounds: int | None = None,
