@@ -495,3 +495,20 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
             leaked = set(CARD.findall(line["text"])) & hidden_for_line[event_step[line["i"]]]
             assert not leaked, f"log line {line['text']!r} showed seat 0 {leaked}"
     assert face_down_seen  # the game did draw blind cards while the seat was watching
+
+
+def test_tables_past_the_servers_limit_are_refused_until_one_finishes() -> None:
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with TestClient(create_app("sqlite://", max_tables=1)) as c:
+        r = c.post("/api/tables", json={"game": GAME, "options": {"target": 1}, "seats": bots,
+                                        "settings": {"bot_delay": 0}})
+        assert r.status_code == 201
+        first = r.json()["id"]
+        r = c.post("/api/tables", json={"game": GAME, "options": {}, "seats": [{"kind": "human"}] * 3})
+        if not c.get(f"/api/tables/{first}").json()["over"]:
+            assert r.status_code == 503 and r.json()["error"] == "too_many_tables"
+        _wait(lambda: bool(c.get(f"/api/tables/{first}").json()["over"]))
+        r = c.post("/api/tables", json={"game": GAME, "options": {}, "seats": [{"kind": "human"}] * 3})
+        assert r.status_code == 201
+        r = c.post("/api/tables", json={"game": GAME, "options": {}, "seats": [{"kind": "human"}] * 3})
+        assert r.status_code == 503 and r.json()["error"] == "too_many_tables"

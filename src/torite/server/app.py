@@ -200,7 +200,7 @@ async def create_table(request: Request) -> Response:
             body.get("game"), body.get("options"), body.get("seats") or [],
             body.get("settings"))
     except TableError as e:
-        return error(e.code, str(e))
+        return error(e.code, str(e), 503 if e.code == "too_many_tables" else 400)
     return JSONResponse(_links(request, table, tokens), status_code=201)
 
 
@@ -361,14 +361,15 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 # ------------------------------------------------------------------ app
-def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4) -> Starlette:
+def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4,
+               max_tables: int = 2000) -> Starlette:
     """The app on a database URL (default ``sqlite:///torite.db``) or on a given store."""
     own_store = store is None
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         st = store if store is not None else Store(db_url)
-        manager = TableManager(st, bot_threads=bot_threads)
+        manager = TableManager(st, bot_threads=bot_threads, max_tables=max_tables)
         app.state.manager = manager
         await manager.start()
         try:

@@ -242,8 +242,11 @@ def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
 class TableManager:
     """Every live table; creation, loading by replay, actions, bots and idle timers."""
 
-    def __init__(self, store: Store, *, bot_threads: int = 4) -> None:
+    def __init__(self, store: Store, *, bot_threads: int = 4, max_tables: int = 2000) -> None:
         self.store = store
+        #: unfinished tables held in memory at once; past it a new table is refused, so a flood
+        #: of requests cannot exhaust the server (finished tables do not count)
+        self.max_tables = max_tables
         self.tables: dict[str, LiveTable] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
@@ -308,6 +311,9 @@ class TableManager:
                      settings: Mapping[str, Any] | None = None, seed: int | None = None,
                      ) -> tuple[LiveTable, dict[int, str]]:
         """A new table; returns it with the secret token of each human seat (shown once)."""
+        if sum(1 for t in self.tables.values() if not t.state.is_over()) >= self.max_tables:
+            raise TableError("too_many_tables",
+                             f"the server already runs {self.max_tables} unfinished tables; try again later")
         if not isinstance(game_id, str):
             raise TableError("bad_game", "game must be a game id")
         if options is not None and not isinstance(options, Mapping):
