@@ -12,10 +12,33 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Self
 
-from torite.cards import card_str, iter_bits, parse_card
-from torite.engine.base import Event, Game, Result, State
+from torite.cards import SUIT_MASKS, card_str, iter_bits, parse_card
+from torite.engine.base import Action, Event, Game, Result, State
 
 SUITS = "CDHS"
+#: ``play`` actions, one per card, made once: legal-action lists are built on the hot path.
+PLAY_ACTIONS: tuple[Action, ...] = tuple(Action("play", 1 << c) for c in range(54))
+
+
+def follow_suit(hand: int, led: int, *, wild: int = 0) -> int:
+    """The cards of ``hand`` that may be played to a trick led in suit ``led`` (-1: leading):
+    the led suit if the hand holds it, else anything; ``wild`` cards (e.g. jokers) are always
+    playable.  A game whose rule differs writes its own rather than bending this one."""
+    if led >= 0:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow | (hand & wild)
+    return hand
+
+
+def play_actions(mask: int) -> list[Action]:
+    """The ``play`` actions of the cards in ``mask``, lowest card first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(PLAY_ACTIONS[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
 def mask_of_texts(cards: Iterable[str]) -> int:

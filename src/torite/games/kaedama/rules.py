@@ -36,11 +36,11 @@ from torite.engine.base import (
     OptionSpec,
 )
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import TrickGameState
+from torite.engine.trick import PLAY_ACTIONS, TrickGameState, follow_suit, play_actions
 
 SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 3
-PLAY: Final = tuple(Action("play", 1 << c) for c in range(52))
+PLAY: Final = PLAY_ACTIONS
 REPLACE: Final = Action("replace")
 PASS: Final = Action("pass")
 
@@ -311,25 +311,14 @@ class KaedamaState(TrickGameState):
         return self.phase == OVER
 
     def _legal_play_mask(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.led]
-            if follow:
-                return follow
-        return hand
+        return follow_suit(self.hands[seat], self.led if self.trick else -1)
 
     def legal_actions(self, seat: int) -> list[Action]:
         if seat != self.turn:
             return []
         phase = self.phase
         if phase == PLAYING:
-            m = self._legal_play_mask(seat)
-            out = []
-            while m:
-                low = m & -m
-                out.append(PLAY[low.bit_length() - 1])
-                m ^= low
-            return out
+            return play_actions(self._legal_play_mask(seat))
         if phase == KAEDAMA:
             return [REPLACE, PASS]
         return []

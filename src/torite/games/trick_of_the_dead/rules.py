@@ -30,12 +30,12 @@ from torite.engine.base import (
     OptionSpec,
 )
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import TrickGameState, mask_of_texts, suits_of
+from torite.engine.trick import PLAY_ACTIONS, TrickGameState, follow_suit, mask_of_texts, play_actions, suits_of
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
-PLAY: Final = tuple(Action("play", 1 << c) for c in range(54))
+PLAY: Final = PLAY_ACTIONS
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
 DECK: Final = tuple(range(54))
@@ -265,25 +265,15 @@ class TrickOfTheDeadState(TrickGameState):
         return self.phase == OVER
 
     def _legal_play_mask(self, seat: int) -> int:
-        hand = self.hands[seat]
-        if self.trick and self.led >= 0:
-            follow = hand & SUIT_MASKS[self.led]
-            if follow:
-                return follow | (hand & JOKERS_MASK)
-        return hand
+        """Must follow, but a joker may be played at any time."""
+        return follow_suit(self.hands[seat], self.led if self.trick else -1, wild=JOKERS_MASK)
 
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == PLAYING:
             if seat != self.turn:
                 return []
-            m = self._legal_play_mask(seat)
-            out = []
-            while m:
-                low = m & -m
-                out.append(PLAY[low.bit_length() - 1])
-                m ^= low
-            return out
+            return play_actions(self._legal_play_mask(seat))
         if phase == BURY:
             if not self.pending >> seat & 1:
                 return []
