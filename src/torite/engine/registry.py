@@ -15,6 +15,20 @@ _GAMES: dict[str, str] = {
 }
 
 
+def register_game(game_id: str, target: str) -> None:
+    """Add a game by ``"module:Class"`` (tests register example games this way; shipped games
+    are listed above).  Registering an id again replaces it."""
+    module, sep, name = target.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"register {game_id!r} as 'module:Class', not {target!r}")
+    _GAMES[game_id] = target
+
+
+def unregister_game(game_id: str) -> None:
+    """Remove a game added by :func:`register_game` (a no-op for an unknown id)."""
+    _GAMES.pop(game_id, None)
+
+
 def game_ids() -> list[str]:
     return list(_GAMES)
 
