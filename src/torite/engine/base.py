@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Protocol, Self
 
 from torite.cards import card_str, iter_bits, parse_card
+from torite.engine import labels as _labels
+from torite.engine.labels import Labels
 
 ALL_SEATS = -1  # visibility mask meaning "every seat and spectators"
 
@@ -240,27 +242,24 @@ class Game(ABC):
         """Display order of a hand: by suit (jokers first), then rank high to low."""
         return (-1, -card) if card >= 52 else (card // 13, -card)
 
-    def status(self, obs: Mapping[str, Any]) -> list[tuple[str, str]]:
-        """Public state worth showing a player, as (label, value) pairs; games add their own."""
-        return []
+    @classmethod
+    def labels(cls, lang: str = "en") -> Labels:
+        """The game's words in ``lang`` (``labels.<lang>.json`` beside the rules module, over the
+        engine's common labels); see :mod:`torite.engine.labels` for the schema."""
+        return _labels.load(cls, lang)
 
-    def event_text(self, event: Event) -> str | None:
-        """One line describing an event for a log, or None to leave it out."""
-        d = event.data
-        who = f"seat {event.seat}"
-        if event.kind == "play":
-            return f"{who} plays {d['card']}"
-        if event.kind == "trick":
-            return f"{who} wins the trick ({' '.join(d['cards'])}) for {d['points']:+d}"
-        if event.kind == "round":
-            return f"round {d['round'] + 1}: seat {d['dealer']} deals"
-        if event.kind == "round_end":
-            return f"round over: {d['points']} (totals {d['scores']})"
-        if event.kind == "game_end":
-            return f"game over: {d['scores']}"
-        if event.kind == "deal":
-            return f"{who} is dealt {' '.join(d['cards'])}"
-        return f"{event.kind} {who} {dict(d)}"
+    def status(self, obs: Mapping[str, Any], *, lang: str = "en",
+               names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
+        """Public state worth showing a player, as (label, value) rows, from the labels' status rows."""
+        return _labels.status(self, obs, lang, names)
+
+    def event_text(self, event: Event, *, lang: str = "en", names: Sequence[str | None] | None = None,
+                   you: int | None = None) -> str | None:
+        """One line describing an event for a log, or None to leave it out, from the labels.
+
+        ``names`` names the seats (default "seat N"); ``you`` is the reader's seat, whose lines
+        take the second-person forms the labels give."""
+        return _labels.event_text(self, event, lang, names, you)
 
     def parse_action(self, text: str) -> Action:
         try:
