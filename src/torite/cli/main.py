@@ -58,7 +58,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"--seat must be from 0 to {n - 1}")
     bots = parse_bots(args.bots, n - 1)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    play_terminal(game, args.seat, bots, seed, records=Path(args.record_dir))
+    play_terminal(game, args.seat, bots, seed, records=Path(args.record_dir), lang=args.lang)
     return 0
 
 
@@ -156,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     pl.add_argument("--seed", type=int, default=None)
     pl.add_argument("--record-dir", default="torite-records", help="where the game's record is saved")
+    pl.add_argument("--lang", default="en", help="language of the game's texts: en or ja")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="bots play many rounds or games; statistics")

@@ -1,7 +1,9 @@
 """Play a game in the terminal against bots.
 
-Only the protocol is used: the observation of the human's seat, its legal actions, the events
-it may see, and the game's own ``status`` and ``event_text`` for labels.
+Only the protocol is used: the observation of the human's seat, its legal actions and the
+events it may see; bots are driven by the shared driver (``torite.engine.driver``).  What the
+game says (status rows, prompts, log lines, action names) comes from its labels, in the chosen
+language, with "you" for the person's seat; this module holds only the table's generic words.
 """
 
 from __future__ import annotations
@@ -14,22 +16,71 @@ from typing import TextIO
 from torite.bots import make_bot
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, Game, IllegalAction, State
+from torite.engine.bot import Bot
+from torite.engine.driver import run
+from torite.engine.labels import Labels
 from torite.record import Record, start_record
 from torite.sim import derive_seed
 
-HELP = """Type an action: a card (10D, QS, JK1) to play it, two cards to bury (KC QC),
-a suit letter to declare (S), or the full notation (play 10D, trump S). A number picks that
-entry of the list of legal actions. Other commands: hand, last (the last trick), help, quit."""
+#: The terminal's own words (generic: nothing here belongs to one game).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "help": "Type an action: a card (10D, QS, JK1), several cards (KC QC), a suit letter (S), or\n"
+                "the notation shown in brackets ([play 10D], [trump S]). A number picks that entry of\n"
+                "the list of choices. Other commands: hand, last (the last trick), help, quit.",
+        "intro": "{title}: you are seat {seat}; {others}",
+        "other": "seat {seat} is {who}",
+        "list_sep": ", ",
+        "help_hint": "Type 'help' for how to enter moves.",
+        "round_line": "Round {round} · dealer {dealer} · scores {scores}",
+        "trick": "trick",
+        "your_hand": "your hand",
+        "choose": "choose",
+        "many": "{kind}: {n} choices, e.g. '{example}'",
+        "last_trick": "last trick",
+        "won_by": "{cards} won by {who}",
+        "none_yet": "none yet",
+        "final": "Final scores: {scores}",
+        "winner": "Winner: {who}",
+        "unfinished": "Game left unfinished.",
+        "saved": "Record saved to {path} (replay it with: torite replay {path})",
+        "pick": "pick a number from 1 to {n}",
+        "bot_name": "seat {seat} ({bot})",
+    },
+    "ja": {
+        "help": "アクションを入力してください：カード（10D、QS、JK1）、複数のカード（KC QC）、スートの文字（S）、\n"
+                "または［ ］内の記法（[play 10D]、[trump S]）。数字を入力すると選択肢の一覧からその番号を選びます。\n"
+                "ほかのコマンド：hand（手札）、last（直前のトリック）、help（この説明）、quit（終了）。",
+        "intro": "{title}：あなたは席{seat}です。{others}",
+        "other": "席{seat}は{who}",
+        "list_sep": "、",
+        "help_hint": "入力のしかたは help で表示します。",
+        "round_line": "第{round}ラウンド · ディーラー {dealer} · 得点 {scores}",
+        "trick": "トリック",
+        "your_hand": "あなたの手札",
+        "choose": "選択肢",
+        "many": "{kind}：選択肢は{n}通り（例：'{example}'）",
+        "last_trick": "直前のトリック",
+        "won_by": "{cards}（{who}が取りました）",
+        "none_yet": "まだありません",
+        "final": "最終得点：{scores}",
+        "winner": "勝者：{who}",
+        "unfinished": "ゲームは途中で終了しました。",
+        "saved": "記録を保存しました：{path}（再生するには：torite replay {path}）",
+        "pick": "1から{n}までの数字を選んでください",
+        "bot_name": "席{seat}（{bot}）",
+    },
+}
 
 
-def read_action(text: str, legal: Sequence[Action], game: Game) -> Action:
+def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str, str] | None = None) -> Action:
     """Turn what a person typed into an action (a number picks from ``legal``)."""
     t = text.strip()
     if t.isdigit():
         k = int(t)
         if 1 <= k <= len(legal):
             return legal[k - 1]
-        raise IllegalAction(f"pick a number from 1 to {len(legal)}")
+        raise IllegalAction((words or WORDS["en"])["pick"].format(n=len(legal)))
     kinds = {a.kind for a in legal}
     first = t.split()[0].lower() if t.split() else ""
     if first not in kinds and len(kinds) == 1:
@@ -38,9 +89,10 @@ def read_action(text: str, legal: Sequence[Action], game: Game) -> Action:
 
 
 def show_hand(game: Game, hand: Sequence[str], legal: Sequence[Action]) -> str:
+    """The hand in display order; a card that a one-card legal action names is marked ``*``."""
     legal_cards = 0
     for a in legal:
-        if a.kind == "play":
+        if a.cards.bit_count() == 1:
             legal_cards |= a.cards
     cards = sorted((parse_card(c) for c in hand), key=game.sort_key)
     out = []
@@ -52,35 +104,42 @@ def show_hand(game: Game, hand: Sequence[str], legal: Sequence[Action]) -> str:
 
 def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, records: Path,
                   inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
-                  ask: Callable[[str], str] | None = None) -> Record:
+                  ask: Callable[[str], str] | None = None, lang: str = "en") -> Record:
+    labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
+    words = WORDS.get(lang, WORDS["en"])
     state: State = game.new_state(seed)
     n = game.num_players
-    names = []
-    players = {}
+    record_names = []
+    players: dict[int, Bot] = {}
     bi = 0
     for s in range(n):
         if s == human:
-            names.append("you")
+            record_names.append("you")
         else:
-            names.append(f"bot:{bots[bi]}")
+            record_names.append(f"bot:{bots[bi]}")
             players[s] = make_bot(bots[bi], game, s, derive_seed(seed, "bot", s))
             bi += 1
-    rec = start_record(game, seed, names)
+    rec = start_record(game, seed, record_names)
+    you = labels.word("you")
+    # the game's texts name the person "you" and the others by seat, in the chosen language
+    names: list[str | None] = [you if s == human else None for s in range(n)]
     shown = 0
 
     def say(line: str = "") -> None:
         print(line, file=out, flush=True)
 
     def label(seat: int) -> str:
-        return "you" if seat == human else f"seat {seat} ({names[seat][4:]})"
+        if seat == human:
+            return you
+        return words["bot_name"].format(seat=seat, bot=record_names[seat][4:])
 
     def flush_events() -> None:
         nonlocal shown
         for e in state.events[shown:]:
             if e.visible_to(human) and e.kind != "deal":
-                text = game.event_text(e)
+                text = labels.event_text(e, names, human)
                 if text:
-                    say("  " + _second_person(text, human))
+                    say("  " + text)
         shown = len(state.events)
 
     def prompt(msg: str) -> str | None:
@@ -90,85 +149,80 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         line = inp.readline()
         return None if line == "" else line
 
-    say(f"{game.title}: you are seat {human}; " + ", ".join(
-        f"seat {s} is {names[s]}" for s in range(n) if s != human))
-    say("Type 'help' for how to enter moves.")
+    def recorded(seat: int, action: Action, seconds: float) -> None:
+        rec.actions.append((seat, str(action)))
+
+    def choice(a: Action) -> str:
+        text = labels.action_text(a)
+        return text if text == str(a) else f"{text} [{a}]"
+
+    others = words["list_sep"].join(words["other"].format(seat=s, who=record_names[s]) for s in range(n)
+                                    if s != human)
+    say(words["intro"].format(title=labels.title, seat=human, others=others))
+    say(words["help_hint"])
     quit_early = False
-    while not state.is_over() and not quit_early:
+    while not quit_early:
+        run(state, players, on_action=recorded)  # the bots decide until the person must
         flush_events()
-        for seat in state.to_act():
-            legal = state.legal_actions(seat)
-            if seat != human:
-                action = players[seat].act(state.observation(seat), legal)
-                state.apply(seat, action)
-                rec.actions.append((seat, str(action)))
+        if state.is_over():
+            break
+        seat = human
+        legal = state.legal_actions(seat)
+        obs = state.observation(seat)
+        say("")
+        say(words["round_line"].format(round=obs["round"] + 1, dealer=label(obs["dealer"]), scores=" / ".join(
+            f"{label(s)} {obs['scores'][s]}" for s in range(n))))
+        for k, v in labels.status(obs, names):
+            say(f"  {k}: {v}")
+        if obs.get("trick"):
+            say(f"  {words['trick']}: " + words["list_sep"].join(
+                f"{label(t['seat'])} {t['card'] or labels.word('hidden')}" for t in obs["trick"]))
+        say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], legal))
+        why = labels.phase_prompt(obs["phase"])
+        if why:
+            say("  " + why)
+        if legal[0].kind != "play":
+            if len(legal) <= 12:
+                say(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))
+            else:
+                say("  " + words["many"].format(kind=labels.action_label(legal[0].kind), n=len(legal),
+                                                example=legal[0]))
+        while True:
+            line = prompt(f"{labels.action_label(legal[0].kind)}> ")
+            if line is None or line.strip().lower() in ("quit", "exit", "q"):
+                quit_early = True
+                break
+            cmd = line.strip().lower()
+            if cmd in ("help", "?", ""):
+                say(words["help"])
                 continue
-            obs = state.observation(seat)
-            say("")
-            say(f"Round {obs['round'] + 1} · dealer {label(obs['dealer'])} · scores " +
-                " / ".join(f"{label(s)} {obs['scores'][s]}" for s in range(n)))
-            for k, v in game.status(obs):
-                say(f"  {k}: {v}")
-            if obs.get("trick"):
-                say("  trick: " + ", ".join(f"{label(t['seat'])} {t['card'] or '??'}" for t in obs["trick"]))
-            say("  your hand: " + show_hand(game, obs["hand"], legal))
-            if legal[0].kind != "play":
-                shown_list = legal if len(legal) <= 12 else []
-                if shown_list:
-                    say("  choose: " + "  ".join(f"{i + 1}) {a}" for i, a in enumerate(shown_list)))
-                else:
-                    say(f"  {legal[0].kind}: {len(legal)} choices, e.g. '{legal[0]}'")
-            while True:
-                line = prompt(f"{legal[0].kind}> ")
-                if line is None or line.strip().lower() in ("quit", "exit", "q"):
-                    quit_early = True
-                    break
-                cmd = line.strip().lower()
-                if cmd in ("help", "?", ""):
-                    say(HELP)
-                    continue
-                if cmd == "hand":
-                    say("  your hand: " + show_hand(game, obs["hand"], legal))
-                    continue
-                if cmd == "last":
-                    tricks = obs.get("tricks") or []
-                    say("  last trick: " + (" ".join(tricks[-1]["cards"]) + f" won by "
-                                            f"{label(tricks[-1]['winner'])}" if tricks else "none yet"))
-                    continue
-                try:
-                    action = read_action(line, legal, game)
-                    state.apply(seat, action)
-                except (IllegalAction, ValueError) as e:
-                    say(f"  ! {e}")
-                    continue
-                rec.actions.append((seat, str(action)))
-                break
-            if quit_early:
-                break
+            if cmd == "hand":
+                say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], legal))
+                continue
+            if cmd == "last":
+                tricks = obs.get("tricks") or []
+                last = (words["won_by"].format(cards=" ".join(tricks[-1]["cards"]), who=label(tricks[-1]["winner"]))
+                        if tricks else words["none_yet"])
+                say(f"  {words['last_trick']}: {last}")
+                continue
+            try:
+                action = read_action(line, legal, game, words)
+                state.apply(seat, action)
+            except (IllegalAction, ValueError) as e:
+                say(f"  ! {e}")
+                continue
+            rec.actions.append((seat, str(action)))
+            break
     flush_events()
     if state.is_over():
         res = state.result()
         rec.result = res.to_json()
         say("")
-        say("Final scores: " + " / ".join(f"{label(s)} {res.scores[s]}" for s in range(n)))
-        say("Winner: " + ", ".join(label(s) for s in res.winners))
+        say(words["final"].format(scores=" / ".join(f"{label(s)} {res.scores[s]}" for s in range(n))))
+        say(words["winner"].format(who=words["list_sep"].join(label(s) for s in res.winners)))
     else:
-        say("Game left unfinished.")
+        say(words["unfinished"])
     path = records / f"{game.id}-{seed}.json"
     rec.save(path)
-    say(f"Record saved to {path} (replay it with: torite replay {path})")
+    say(words["saved"].format(path=path))
     return rec
-
-
-
-
-_VERBS = {"plays": "play", "buries": "bury", "wins": "win", "declares": "declare", "calls": "call",
-          "deals": "deal", "replaces": "replace", "passes": "pass", "draws": "draw", "is": "are"}
-
-
-def _second_person(text: str, seat: int) -> str:
-    """'seat 0 plays 10D' -> 'you play 10D' for the person at seat 0."""
-    text = text.replace(f"seat {seat}'s", "your")
-    for verb, base in _VERBS.items():
-        text = text.replace(f"seat {seat} {verb} ", f"you {base} ")
-    return text.replace(f"seat {seat}", "you")
