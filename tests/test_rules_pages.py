@@ -298,7 +298,7 @@ def test_numbers_counts_digits_signs_and_english_count_words() -> None:
 
 CHANGES = [  # (game, language, text, changed text): each a real difference between the pages
     ("trick-of-the-dead", "en", "**+5** is added", "**+4** is added"),
-    ("trick-of-the-dead", "ja", "**+2点**です", "**+3点**です"),
+    ("trick-of-the-dead", "ja", "**+2点**が加算", "**+3点**が加算"),
     ("trick-of-the-dead", "ja", "| ♥ハート | +1 |", "| ♥ハート | +2 |"),
     ("trick-of-the-dead", "en", "| ♣ club | −2 |", "| ♣ club | 2 |"),
     ("trick-of-the-dead", "en", "**target** (100 by", "**target** (150 by"),
