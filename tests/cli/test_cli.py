@@ -74,6 +74,7 @@ def test_simulate_numbers_do_not_depend_on_jobs(capsys: pytest.CaptureFixture[st
     ("simulate", "nope", "--rounds", "3"),
     ("play", "trick-of-the-dead", "--seat", "5"),
     ("rules", "trick-of-the-dead", "--lang", "xx"),
+    ("play", "trick-of-the-dead", "--lang", "xx"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
     code, _, err = run(capsys, *args)
@@ -147,3 +148,49 @@ def test_a_person_plays_kaedama_blind_in_the_terminal(tmp_path: Path) -> None:
     out = io.StringIO()
     rec = play_terminal(game, 2, ["normal", "normal"], 8, records=tmp_path, out=out, ask=lambda _: "1")
     assert rec.result is not None and "Final scores" in out.getvalue()
+
+
+def test_the_terminal_speaks_to_the_person_in_the_second_person(tmp_path: Path) -> None:
+    game = make_game("trick-of-the-dead", {"target": 1})
+    out = io.StringIO()
+    play_terminal(game, 1, ["random", "random"], 4, records=tmp_path, out=out, ask=lambda _: "1")
+    text = out.getvalue()
+    assert "you play " in text and "you bury " in text and "seat 0 plays " in text
+    assert "seat 1 plays" not in text and "seat 1 buries" not in text and "you plays" not in text
+    assert "points this round:" in text
+
+
+def test_the_terminal_plays_trick_of_the_dead_in_japanese(tmp_path: Path) -> None:
+    game = make_game("trick-of-the-dead", {"target": 1})
+    out = io.StringIO()
+    typed = iter(["help", "last", "999"])
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed, "1")
+
+    rec = play_terminal(game, 0, ["normal", "random"], 6, records=tmp_path, out=out, ask=ask, lang="ja")
+    text = out.getvalue()
+    assert rec.result is not None
+    assert text.startswith("トリック・オブ・ザ・デッド：あなたは席0です。")
+    for words in ("あなたの手札:", "切り札:", "このラウンドの得点:", "墓地に送るカードを2枚選んでください",
+                  "を墓地に送りました", "あなたが", "席1が", "がトリックを取りました", "最終得点：", "勝者：",
+                  "記録を保存しました", "直前のトリック: まだありません", "1から"):
+        assert words in text, words
+    assert {"埋葬> ", "出す> "} <= set(prompts)
+    for english in ("you play", " plays ", "wins the trick", "your hand", "Final scores", "trump:"):
+        assert english not in text, english
+
+
+def test_the_terminal_plays_kaedama_in_japanese_from_the_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 400))
+    code = main(["play", "kaedama", "--lang", "ja", "--seed", "3", "-o", "rounds=1", "--bots", "normal,random",
+                 "--record-dir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    for words in ("替え玉トリック：あなたは席0です。", "切り札:", "山札:", "を表にしました。切り札は", "見送",
+                  "最終得点："):
+        assert words in out, words
+    assert main(["replay", str(tmp_path / "kaedama-3.json")]) == 0

@@ -103,9 +103,11 @@ def show_hand(game: Game, hand: Sequence[str], legal: Sequence[Action]) -> str:
 
 
 def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, records: Path,
-                  inp: TextIO = sys.stdin, out: TextIO = sys.stdout,
+                  inp: TextIO | None = None, out: TextIO | None = None,
                   ask: Callable[[str], str] | None = None, lang: str = "en") -> Record:
     labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
+    inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
+    out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])
     state: State = game.new_state(seed)
     n = game.num_players
