@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
+from torite.engine import labels
 from torite.engine.base import Game, IllegalAction, OptionError, State
 from torite.engine.bot import Bot
 from torite.engine.registry import make_game
@@ -138,6 +139,10 @@ class LiveTable:
         s = self.seats[seat]
         return s.kind == "bot" or s.away
 
+    def seat_names(self) -> list[str | None]:
+        """The names chosen in the lobby (None: the game's words name the seat, "seat 1", "席1")."""
+        return [s.name or None for s in self.seats]
+
     def touch(self) -> None:
         """Something visible changed: invalidate cached views and wake every connection."""
         self.version += 1
@@ -147,7 +152,8 @@ class LiveTable:
 
     # ------------------------------------------------------------------ views
     def log_for(self, key: int | None) -> list[dict[str, Any]]:
-        """Log lines ``key`` may see, extended incrementally from ``events_for(key)``."""
+        """Log lines ``key`` may see, extended incrementally from ``events_for(key)``; each line's
+        ``text`` is by language."""
         cached = self._logs.setdefault(key, [])
         done = cached[-1]["i"] + 1 if cached else 0
         events = self.state.events_for(key)
@@ -155,7 +161,7 @@ class LiveTable:
             cached.clear()
             done = 0
         for i in range(done, len(events)):
-            text = self.game.event_text(events[i])
+            text = labels.event_texts(self.game, events[i], self.seat_names())
             if text is not None:
                 cached.append({"i": i, "text": text})
         # remember how far we looked even when the last events had no text
@@ -173,26 +179,22 @@ class LiveTable:
         over = state.is_over()
         to_act = state.to_act()
         legal: list[dict[str, Any]] = []
-        if key is not None and key in to_act and not over:
-            for a in state.legal_actions(key):
-                legal.append({"text": str(a), "kind": a.kind,
-                              "cards": str(a).split()[1:1 + a.cards.bit_count()], "arg": a.arg})
+        actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
+        texts = labels.view_texts(game, obs, actions, self.seat_names())  # by language
+        for a, label in zip(actions, texts["actions"]):
+            legal.append({"text": str(a), "kind": a.kind, "label": label,
+                          "cards": str(a).split()[1:1 + a.cards.bit_count()], "arg": a.arg})
         hand = obs.get("hand") or []
         try:
             hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
         except (ValueError, TypeError):
             hand = list(hand)
-        try:
-            status = [[str(k), str(v)] for k, v in game.status(obs)]
-        except (KeyError, TypeError, ValueError):
-            log.exception("status() failed for table %s", self.id)
-            status = []
         msg = {
             "type": "state", "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
-            "legal": legal, "status": status, "over": over,
+            "legal": legal, "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
             "settings": self.settings,
         }
