@@ -60,6 +60,13 @@ def recv_until(ws: Any, pred: Callable[[Msg], bool], seen: list[Msg] | None = No
     raise AssertionError("the expected message never came")
 
 
+def all_langs(line: Msg) -> str:
+    """A log line in every language it is sent in (a leak in any of them is a leak)."""
+    texts = line["text"]
+    assert isinstance(texts, dict) and {"en", "ja"} <= set(texts)
+    return "\n".join(texts.values())
+
+
 def is_state(m: Msg) -> bool:
     return m["type"] == "state"
 
@@ -98,6 +105,12 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert {o["name"] for o in tod["options"]} >= {"target", "players"}
     assert all(o["help"] for o in tod["options"])
     assert isinstance(tod["rules"], list)
+    # the game's words in every language it ships, for the lobby and the table
+    assert set(tod["labels"]) == {"en", "ja"}
+    assert tod["labels"]["ja"]["title"] == "トリック・オブ・ザ・デッド"
+    assert tod["labels"]["ja"]["options"]["survival"]["label"] == "サバイバルモード"
+    assert tod["labels"]["en"]["phases"]["bury"]["name"] == "burial"
+    assert games["kaedama"]["labels"]["ja"]["actions"]["replace"]["label"] == "替え玉"
     assert {"random", "easy", "normal"} <= set(data["bots"])
     assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay"}
 
@@ -262,6 +275,25 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
     assert sorted(m["hand"]) == sorted(m["obs"]["hand"])
     bury = m["legal"][0]
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
+    c1, c2 = bury["cards"]
+    assert bury["label"] == {"en": f"Bury {c1} {c2}", "ja": f"{c1} {c2}を墓地に送る"}
+
+
+def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(client: TestClient) -> None:
+    t = new_table(client, [{"kind": "human", "name": "Ann"}, {"kind": "bot", "level": "random", "name": "Robo"},
+                           {"kind": "bot", "level": "random"}], target=200)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        seen: list[Msg] = []
+        first = join(ws, 0, token(t, 0))
+        m = play_out(ws, 0, random.Random(4), seen, stop_after=4, first=first)
+    status = dict(map(tuple, m["status"]["ja"]))
+    assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
+    assert dict(map(tuple, m["status"]["en"]))["graveyard"] == f"{m['obs']['graveyard_size']} cards"
+    lines = [line["text"] for x in seen if is_state(x) for line in x["log"]]
+    assert any(x["en"].startswith("Robo plays ") and x["ja"].startswith("Robo") for x in lines)
+    assert any(x["en"].startswith("seat 2 plays ") and x["ja"].startswith("席2が") for x in lines)
+    assert any(x["en"].startswith("Ann buries ") for x in lines)
+    assert m["obs"]["tricks"] and {"勝者", "得点"} <= {k for k, _ in m["last_trick"]["ja"]}
 
 
 # ------------------------------------------------------------------ leaks
@@ -310,7 +342,7 @@ class Truth:
                 hidden = self.forbidden[k]
             else:  # emitted by action k before any new deal: judge it against the hands before
                 hidden = self.forbidden[k - 1] - self.action_cards[k]
-            leaked = set(CARD.findall(line["text"])) & hidden
+            leaked = set(CARD.findall(all_langs(line))) & hidden
             assert not leaked, f"log line {line['text']!r} showed seat {self.seat} {leaked}"
 
 
@@ -492,7 +524,7 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         assert not leaked, f"after {m['n']} actions seat 0 was shown {leaked}"
         face_down_seen = face_down_seen or any(e.get("face_down") for e in m["obs"]["trick"])
         for line in m["log"]:
-            leaked = set(CARD.findall(line["text"])) & hidden_for_line[event_step[line["i"]]]
+            leaked = set(CARD.findall(all_langs(line))) & hidden_for_line[event_step[line["i"]]]
             assert not leaked, f"log line {line['text']!r} showed seat 0 {leaked}"
     assert face_down_seen  # the game did draw blind cards while the seat was watching
 

@@ -13,10 +13,18 @@ WebSocket protocol (JSON text frames), client → server::
     {"type": "sync"}                             # resend the whole state and log
     {"type": "ping"}
 
-server → client: ``{"type": "state", …}`` (the seat's observation, sorted hand, legal actions,
-status pairs, seats, new log lines, ``n`` actions so far, ``ts`` of the change), ``joined``,
+server → client: ``{"type": "state", …}`` (the seat's observation, sorted hand, legal actions
+with their button texts, status rows and the last trick's facts, seats, new log lines, ``n``
+actions so far, ``ts`` of the change), ``joined``,
 ``ack``, ``pong``, and ``{"type": "error", "code": …, "message": …}`` for anything refused —
 a refused message changes nothing.
+
+Words.  ``GET /api/games`` carries each game's labels in every language it ships (title,
+options, phases, action names, trick tags, …; see ``torite.engine.labels``).  What depends on
+the moment is rendered here, from the seat's observation and visible events only, in every
+language at once, so a client switches language without asking: ``status`` and
+``last_trick`` are ``{lang: [[label, value], …]}``, a legal action's ``label`` and a log line's
+``text`` are ``{lang: text}``.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.server.markdown import to_html
@@ -136,6 +145,12 @@ async def list_games(request: Request) -> Response:
             log.exception("game %s cannot be listed", gid)
             continue
         info["rules"] = _rules_langs(cls)
+        try:
+            # every language at once: the lobby and the table switch language without asking again
+            info["labels"] = labels.catalog(cls)
+        except labels.LabelError:
+            log.exception("game %s has broken labels", gid)
+            info["labels"] = {}
         games.append(info)
     settings = [{"name": k, "default": d, "minimum": lo, "maximum": hi} for k, (d, lo, hi) in SETTINGS.items()]
     return JSONResponse({"games": games, "bots": list(bot_names()), "settings": settings})

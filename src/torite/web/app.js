@@ -20,7 +20,7 @@
       for (const c of opt.choices) {
         const o = document.createElement("option");
         o.value = JSON.stringify(c);
-        o.textContent = String(c);
+        o.textContent = T.word(currentGame().id, "options", opt.name, "choices", typeof c === "string" ? c : JSON.stringify(c)) || String(c);
         if (c === opt.default) o.selected = true;
         input.appendChild(o);
       }
@@ -49,23 +49,30 @@
 
   function renderOptions() {
     const box = $("options");
+    const kept = readOptions();  // a language switch redraws the options: keep what was chosen
     box.innerHTML = "";
     const g = currentGame();
     if (!g) return;
+    $("summary").textContent = T.word(g.id, "summary") || "";
     for (const opt of g.options) {
       const div = document.createElement("div");
       div.className = "field";
       const lab = document.createElement("label");
       lab.htmlFor = "opt-" + opt.name;
-      lab.textContent = opt.name;
+      lab.textContent = T.word(g.id, "options", opt.name, "label") || opt.name;
       const help = document.createElement("span");
       help.className = "help";
       let extra = "";
       if (opt.minimum !== undefined || opt.maximum !== undefined) {
         extra = " [" + (opt.minimum ?? "") + "–" + (opt.maximum ?? "") + "]";
       }
-      help.textContent = opt.help + extra;
-      div.append(lab, optionInput(opt), help);
+      help.textContent = (T.word(g.id, "options", opt.name, "help") || opt.help) + extra;
+      const input = optionInput(opt);
+      if (opt.name in kept) {
+        if (input.type === "checkbox") input.checked = !!kept[opt.name];
+        else input.value = input.tagName === "SELECT" ? JSON.stringify(kept[opt.name]) : String(kept[opt.name]);
+      }
+      div.append(lab, input, help);
       box.appendChild(div);
     }
     $("show-rules").disabled = !g.rules.length;
@@ -218,19 +225,28 @@
     $("rules-dialog").showModal();
   }
 
-  async function init() {
-    T.apply();
-    T.bindSwitch($("lang"), () => { renderSeats(); });
-    const res = await fetch("/api/games");
-    catalog = await res.json();
+  function renderGames() {
     const sel = $("game");
+    const chosen = sel.value;
+    sel.innerHTML = "";
     for (const g of catalog.games) {
       const o = document.createElement("option");
       o.value = g.id;
-      o.textContent = g.title;
+      o.textContent = T.gameTitle(g.id, g.title);
       sel.appendChild(o);
     }
-    sel.addEventListener("change", () => { renderOptions(); preview(); });
+    if (chosen) sel.value = chosen;
+  }
+
+  async function init() {
+    T.apply();
+    T.bindSwitch($("lang"), () => { renderGames(); renderOptions(); renderSeats(); });
+    const res = await fetch("/api/games");
+    catalog = await res.json();
+    T.setGames(catalog.games);
+    const sel = $("game");
+    renderGames();
+    sel.addEventListener("change", () => { $("options").innerHTML = ""; renderOptions(); preview(); });
     $("lobby").addEventListener("submit", create);
     $("show-rules").addEventListener("click", showRules);
     renderOptions();

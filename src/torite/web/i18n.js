@@ -1,6 +1,7 @@
-// UI strings in English and Japanese, and the helpers both pages use.
-// Game texts (status labels, log lines, option help) come from the server in English; the
-// labels we know are translated here, anything else is shown as sent.
+// The pages' own words (generic: nothing here belongs to one game) in English and Japanese,
+// and the helpers both pages use.  A game's words come from the server: its labels from
+// /api/games (title, options, phases, action names, trick tags, …) and, in each state message,
+// status rows, the last trick's facts, button texts and log lines in every language.
 "use strict";
 
 (function () {
@@ -83,6 +84,9 @@
       "table.actions": "Choices",
       "table.other_actions": "Other choices",
       "table.copy_spectator": "Copy spectator link",
+      "table.pick_card": "Name a card: {kind}",
+      "table.bidding": "Bidding: {kind}",
+      "table.choose_kind": "Your turn: {kind}",
       "error.bad_token": "This seat's link is not valid. You are watching instead.",
       "error.generic": "Error: {message}",
       "card.joker": "Joker",
@@ -168,6 +172,9 @@
       "table.actions": "選択",
       "table.other_actions": "その他の選択",
       "table.copy_spectator": "観戦リンクをコピー",
+      "table.pick_card": "カードを指定：{kind}",
+      "table.bidding": "ビッド：{kind}",
+      "table.choose_kind": "あなたの番です：{kind}",
       "error.bad_token": "この席のリンクは無効です。観戦モードで表示します。",
       "error.generic": "エラー: {message}",
       "card.joker": "ジョーカー",
@@ -175,18 +182,6 @@
       "suit.C": "クラブ", "suit.D": "ダイヤ", "suit.H": "ハート", "suit.S": "スペード",
       "yes": "はい", "no": "いいえ",
     },
-  };
-
-  // Labels the games send in English; unknown ones are shown unchanged.
-  const LABELS_JA = {
-    "trump": "切り札", "zombies": "ゾンビ", "graveyard": "墓場", "graveyard (top first)": "墓場（上から）",
-    "you buried": "埋めたカード", "tricks won": "取ったトリック", "points this round": "このラウンドの得点",
-    "none": "なし", "phase": "フェーズ", "round": "ラウンド", "score": "得点", "scores": "得点",
-    "bury": "埋める", "play": "出す", "call": "指定", "pass": "パス", "replace": "交換",
-    "drawn": "山札から", "face down": "裏向き", "drawn while losing": "負けから交換", "zombie": "ゾンビ",
-    "stock": "山札", "out of the game": "除外", "reversals": "逆転", "kaedama": "替え玉",
-    "winner": "勝者", "points": "得点", "led": "リード", "risen": "蘇ったカード", "leader": "リーダー",
-    "over": "終了",
   };
 
   function getLang() {
@@ -209,9 +204,44 @@
     return s;
   }
 
-  function label(text) {
-    if (getLang() !== "ja") return text;
-    return LABELS_JA[text] || text;
+  // ---------------------------------------------------------------- a game's words
+  const gameLabels = {};  // game id -> {lang -> labels}, as /api/games serves them
+
+  function setGames(games) {
+    for (const g of games || []) gameLabels[g.id] = g.labels || {};
+  }
+
+  // One of a {lang: value} map in the chosen language (English, then any, when missing).
+  function byLang(map) {
+    if (map === null || map === undefined || typeof map !== "object" || Array.isArray(map)) return map;
+    const lang = getLang();
+    if (map[lang] !== undefined) return map[lang];
+    if (map.en !== undefined) return map.en;
+    const any = Object.values(map);
+    return any.length ? any[0] : undefined;
+  }
+
+  function labelsOf(gameId) {
+    return byLang(gameLabels[gameId] || {}) || null;
+  }
+
+  // A game's word: section and key(s), e.g. word(id, "phases", "bury", "name"); undefined if none.
+  function word(gameId, ...path) {
+    let v = labelsOf(gameId);
+    for (const k of path) {
+      if (v === null || v === undefined || typeof v !== "object") return undefined;
+      v = v[k];
+    }
+    return v;
+  }
+
+  function gameTitle(gameId, fallback) { return word(gameId, "title") || fallback || gameId; }
+  function phaseName(gameId, phase) { return word(gameId, "phases", phase, "name") || phase; }
+  function actionLabel(gameId, kind) { return word(gameId, "actions", kind, "label") || kind; }
+
+  // How a bidding box names a denomination: a suit as its symbol, anything else in the game's words.
+  function denomination(gameId, d) {
+    return SUIT_SYMBOL[d] || word(gameId, "denominations", d) || d;
   }
 
   function apply(root) {
@@ -291,5 +321,8 @@
     return text.split(" ").map((w, i) => (i > 0 && /^[CDHS]$/.test(w) ? w + " " + SUIT_SYMBOL[w] : w)).join(" ");
   }
 
-  window.Torite = { t, label, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction };
+  window.Torite = {
+    t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction,
+    setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL,
+  };
 })();

@@ -1,7 +1,10 @@
 // The table: one WebSocket to the server, which sends this seat's view after every change.
 // Everything shown comes from that message: the observation's common keys (hand, trick,
-// scores, phase, to_act, round, dealer, round_scores, tricks), the game's status pairs and
-// the legal actions.  Nothing here knows a particular game.
+// scores, phase, to_act, round, dealer, round_scores, tricks), the game's status rows, the last
+// trick's facts, log lines and the legal actions with their button texts (each by language),
+// and the game's labels from /api/games.  Nothing here knows a particular game: a decision is
+// shown by the form of its legal actions alone (cards of the hand, several cards, a card named
+// from the whole deck, a bid "LEVEL DENOMINATION", anything else as a button).
 "use strict";
 
 (function () {
@@ -149,18 +152,15 @@
     if (who !== undefined && who !== null) box.appendChild(el("span", "who", seatName(who)));
     if (typeof entry === "object") {
       for (const [k, v] of Object.entries(entry)) {
-        if (k !== "seat" && k !== "card" && v === true) box.appendChild(el("span", "tag", T.label(k.replace(/_/g, " "))));
+        const tag = v === true && last ? T.word(last.game, "tags", k) : undefined;
+        if (k !== "seat" && k !== "card" && tag) box.appendChild(el("span", "tag", tag));
       }
     }
     return box;
   }
 
-  function fmt(v) {
-    if (v === null || v === undefined) return "—";
-    if (Array.isArray(v)) return v.map(fmt).join(" ");
-    if (typeof v === "boolean") return T.t(v ? "yes" : "no");
-    if (typeof v === "object") return JSON.stringify(v);
-    return T.label(String(v));
+  function rows(dl, list) {
+    for (const [k, v] of list || []) dl.append(el("dt", null, k), el("dd", null, v));
   }
 
   // ------------------------------------------------------------ rendering
@@ -174,8 +174,9 @@
     main.dataset.over = m.over ? "1" : "0";
     main.dataset.myTurn = me !== null && m.to_act.includes(me) && !m.over ? "1" : "0";
     main.dataset.phase = obs.phase || "";
-    document.title = m.title + " · torite";
-    $("title").textContent = m.title;
+    const title = T.gameTitle(m.game, m.title);
+    document.title = title + " · torite";
+    $("title").textContent = title;
     renderSeats(m, obs);
     renderTrick(obs);
     renderLastTrick(obs);
@@ -239,23 +240,17 @@
       t.forEach((e) => body.appendChild(trickCard(e)));
     }
     const facts = el("dl", "status");
-    if (t && typeof t === "object" && !Array.isArray(t)) {
-      for (const [k, v] of Object.entries(t)) {
-        if (k === "cards" || k === "seats" || Array.isArray(v)) continue;
-        facts.append(el("dt", null, T.label(k)), el("dd", null, (k === "winner" || k === "leader") && Number.isInteger(v) ? seatName(v) : fmt(v)));
-      }
-    }
+    rows(facts, T.byLang(last.last_trick));
     body.appendChild(facts);
   }
 
   function renderStatus(m, obs) {
     const dl = $("status");
     dl.innerHTML = "";
-    const rows = [];
-    if (obs.phase !== undefined) rows.push([T.t("table.phase"), fmt(obs.phase)]);
-    if (Number.isInteger(obs.round)) rows.push([T.t("table.round"), String(obs.round + 1)]);
-    for (const [k, v] of m.status) rows.push([T.label(k), T.label(v)]);
-    for (const [k, v] of rows) dl.append(el("dt", null, k), el("dd", null, v));
+    const list = [];
+    if (typeof obs.phase === "string") list.push([T.t("table.phase"), T.phaseName(m.game, obs.phase)]);
+    if (Number.isInteger(obs.round)) list.push([T.t("table.round"), String(obs.round + 1)]);
+    rows(dl, list.concat(T.byLang(m.status) || []));
   }
 
   function renderSheet(m, obs) {
@@ -287,7 +282,7 @@
     const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
     const lines = newLines === null ? logLines : newLines;
     if (newLines === null) ol.innerHTML = "";
-    for (const line of lines) ol.appendChild(el("li", null, line.text));
+    for (const line of lines) ol.appendChild(el("li", null, T.byLang(line.text)));
     if (atBottom || newLines === null) ol.scrollTop = ol.scrollHeight;
   }
 
@@ -301,24 +296,56 @@
   }
 
   // ------------------------------------------------------------ decisions
-  function groupLegal(legal) {
-    const singles = new Map();  // kind -> Map(card -> action text)
-    const multis = new Map();   // kind -> {count, cards: Set, combos: Set}
-    const others = [];
+  const BID = /^(\d+)\s+(\S+)$/;
+  const BID_CALLS = ["pass", "double", "redouble"];
+  const DENOM_ORDER = ["C", "D", "H", "S", "NT"];
+  const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+
+  // Sort the legal actions by their form:
+  //   singles  one card of the hand each (click the card);
+  //   named    one card each, some not in the hand (e.g. a partner's card): a picker over the deck;
+  //   multis   several cards of the hand (select them, then confirm);
+  //   bids     no card, "LEVEL DENOMINATION" (a bidding box, with pass/double/redouble beside it);
+  //   others   anything else, as buttons.
+  function groupLegal(legal, hand) {
+    const inHand = new Set(hand);
+    const singles = new Map();  // kind -> Map(card -> action)
+    const named = new Map();    // kind -> Map(card -> action)
+    const multis = new Map();   // kind -> {count, cards: Set, combos: Map}
+    const bids = new Map();     // kind -> [{level, denom, action}]
+    let others = [];
+    const oneCard = new Map();
     for (const a of legal) {
       if (a.cards.length === 1 && !a.arg) {
-        if (!singles.has(a.kind)) singles.set(a.kind, new Map());
-        singles.get(a.kind).set(a.cards[0], a.text);
+        if (!oneCard.has(a.kind)) oneCard.set(a.kind, new Map());
+        oneCard.get(a.kind).set(a.cards[0], a);
       } else if (a.cards.length >= 2 && !a.arg) {
         if (!multis.has(a.kind)) multis.set(a.kind, { count: a.cards.length, cards: new Set(), combos: new Map() });
         const g = multis.get(a.kind);
         a.cards.forEach((c) => g.cards.add(c));
-        g.combos.set(a.cards.slice().sort().join(" "), a.text);
+        g.combos.set(a.cards.slice().sort().join(" "), a);
+      } else if (!a.cards.length && BID.test(a.arg)) {
+        const [, level, denom] = BID.exec(a.arg);
+        if (!bids.has(a.kind)) bids.set(a.kind, []);
+        bids.get(a.kind).push({ level: Number(level), denom, action: a });
       } else {
         others.push(a);
       }
     }
-    return { singles, multis, others };
+    for (const [kind, mp] of oneCard) {
+      const anyOutside = [...mp.keys()].some((c) => !inHand.has(c));
+      (anyOutside ? named : singles).set(kind, mp);
+    }
+    let calls = [];
+    if (bids.size) {
+      calls = others.filter((a) => BID_CALLS.includes(a.kind) && !a.cards.length && !a.arg);
+      others = others.filter((a) => !calls.includes(a));
+    }
+    return { singles, named, multis, bids, calls, others };
+  }
+
+  function buttonText(a) {
+    return T.byLang(a.label) || T.prettyAction(a.text);
   }
 
   function focusKey() {
@@ -337,24 +364,106 @@
     if (target) target.focus();
   }
 
+  // A picker over the whole deck for one kind of action naming any card: only legal cards enabled.
+  function cardPicker(kind, choices) {
+    const box = el("div", "picker");
+    box.dataset.kind = kind;
+    box.appendChild(el("div", "picker-title", T.t("table.pick_card", { kind: T.actionLabel(last.game, kind) })));
+    const rowsOf = ["S", "H", "D", "C"].map((suit) => RANKS.map((r) => r + suit));
+    const jokers = [...choices.keys()].filter((c) => /^JK\d$/.test(c)).sort();
+    if (jokers.length) rowsOf.unshift(jokers);
+    for (const cards of rowsOf) {
+      const row = el("div", "picker-row");
+      for (const c of cards) {
+        const b = T.cardNode(c, true);
+        b.type = "button";
+        b.classList.add("mini");
+        const a = choices.get(c);
+        if (a && !busy) {
+          b.classList.add("legal");
+          b.dataset.action = a.text;
+          b.title = buttonText(a);
+          b.addEventListener("click", () => act(a.text));
+        } else {
+          b.disabled = true;
+        }
+        row.appendChild(b);
+      }
+      box.appendChild(row);
+    }
+    return box;
+  }
+
+  // A bidding box: levels × denominations, only the legal cells enabled, pass/double/redouble beside.
+  function biddingBox(kind, list, calls) {
+    const box = el("div", "bidbox");
+    box.dataset.kind = kind;
+    box.appendChild(el("div", "picker-title", T.t("table.bidding", { kind: T.actionLabel(last.game, kind) })));
+    const levels = list.map((b) => b.level);
+    const lo = Math.min(...levels);
+    const hi = Math.max(...levels);
+    const seen = [...new Set(list.map((b) => b.denom))];
+    const denoms = DENOM_ORDER.filter((d) => seen.includes(d)).concat(seen.filter((d) => !DENOM_ORDER.includes(d)));
+    const legal = new Map(list.map((b) => [b.level + " " + b.denom, b.action]));
+    const grid = el("table", "bidgrid");
+    for (let level = lo; level <= hi; level++) {
+      const tr = el("tr");
+      for (const d of denoms) {
+        const td = el("td");
+        const a = legal.get(level + " " + d);
+        const b = el("button", "bid" + (T.SUIT_SYMBOL[d] ? " suit-" + d : ""), level + " " + T.denomination(last.game, d));
+        b.type = "button";
+        b.dataset.bid = level + " " + d;
+        if (a && !busy) {
+          b.dataset.action = a.text;
+          b.title = buttonText(a);
+          b.addEventListener("click", () => act(a.text));
+        } else {
+          b.disabled = true;
+        }
+        td.appendChild(b);
+        tr.appendChild(td);
+      }
+      grid.appendChild(tr);
+    }
+    box.appendChild(grid);
+    if (calls.length) {
+      const row = el("div", "bidcalls");
+      for (const a of calls) {
+        const b = el("button", "call-" + a.kind, buttonText(a));
+        b.type = "button";
+        b.dataset.action = a.text;
+        b.disabled = busy;
+        b.addEventListener("click", () => act(a.text));
+        row.appendChild(b);
+      }
+      box.appendChild(row);
+    }
+    return box;
+  }
+
   function renderActions() {
     const m = last;
     if (!m) return;
     const key = focusKey();
     const hadFocus = !!(document.activeElement && (document.activeElement.closest("#hand") || document.activeElement.closest("#controls")));
     const mine = me !== null && m.to_act.includes(me) && !m.over;
-    const { singles, multis, others } = groupLegal(mine ? m.legal : []);
+    const { singles, named, multis, bids, calls, others } = groupLegal(mine ? m.legal : [], m.hand);
     if (selection && !multis.has(selection.kind)) selection = null;
     if (selection) selection.cards = selection.cards.filter((c) => multis.get(selection.kind).cards.has(c));
     if (!selection && !singles.size && multis.size) selection = { kind: multis.keys().next().value, cards: [] };
     if (pendingCard && ![...singles.values()].some((mp) => mp.has(pendingCard))) pendingCard = null;
+    const kindName = (kind) => T.actionLabel(m.game, kind);
 
-    // prompt
+    // prompt: the game's words for this phase when it has them, else what the choices look like
     const prompt = $("prompt");
     prompt.classList.toggle("mine", mine);
+    const why = mine && m.obs ? T.word(m.game, "phases", m.obs.phase, "prompt") : undefined;
     if (m.over) prompt.textContent = "";
-    else if (mine && selection) prompt.textContent = T.t("table.select_n", { n: multis.get(selection.kind).count, kind: selection.kind });
+    else if (mine && why) prompt.textContent = why;
+    else if (mine && selection) prompt.textContent = T.t("table.select_n", { n: multis.get(selection.kind).count, kind: kindName(selection.kind) });
     else if (mine && singles.size) prompt.textContent = T.t("table.your_turn_play");
+    else if (mine && m.legal.length) prompt.textContent = T.t("table.choose_kind", { kind: kindName(m.legal[0].kind) });
     else if (mine) prompt.textContent = T.t("table.your_turn_choose");
     else if (m.to_act.length > 1 && me !== null && !m.to_act.includes(me)) prompt.textContent = T.t("table.waiting_simul");
     else prompt.textContent = T.t("table.waiting", { who: m.to_act.map(seatName).join(", ") });
@@ -382,7 +491,7 @@
         }
       } else {
         const kinds = [...singles.entries()].filter(([, mp]) => mp.has(c));
-        if (kinds.length === 1) onClick = () => act(kinds[0][1].get(c));
+        if (kinds.length === 1) onClick = () => act(kinds[0][1].get(c).text);
         else if (kinds.length > 1) {
           b.classList.toggle("selected", pendingCard === c);
           onClick = () => { pendingCard = pendingCard === c ? null : c; renderActions(); };
@@ -414,7 +523,8 @@
         const g = multis.get(selection.kind);
         const combo = g.combos.get(selection.cards.slice().sort().join(" "));
         box.appendChild(el("span", "muted", T.t("table.selected", { k: selection.cards.length, n: g.count })));
-        const ok = button(T.t("table.confirm", { kind: selection.kind }), null, () => combo && act(combo), true);
+        const ok = button(combo ? buttonText(combo) : T.t("table.confirm", { kind: kindName(selection.kind) }),
+          null, () => combo && act(combo.text), true);
         ok.id = "confirm";
         ok.disabled = busy || !combo;
         const clr = button(T.t("table.clear"), null, () => { selection.cards = []; renderActions(); });
@@ -422,19 +532,22 @@
       }
       for (const [kind, g] of multis) {
         if (selection && selection.kind === kind) continue;
-        button(kind + " (" + g.count + ")", null, () => { selection = { kind, cards: [] }; pendingCard = null; renderActions(); });
+        button(kindName(kind) + " (" + g.count + ")", null, () => { selection = { kind, cards: [] }; pendingCard = null; renderActions(); });
       }
       if (pendingCard) {
-        for (const [kind, mp] of singles) {
-          if (mp.has(pendingCard)) button(T.prettyAction(mp.get(pendingCard)), mp.get(pendingCard), () => act(mp.get(pendingCard)), true);
+        for (const [, mp] of singles) {
+          const a = mp.get(pendingCard);
+          if (a) button(buttonText(a), a.text, () => act(a.text), true);
         }
       }
       if (selection && singles.size) {
         button("✕", null, () => { selection = null; renderActions(); });
       }
+      for (const [kind, list] of bids) box.appendChild(biddingBox(kind, list, calls));
+      for (const [kind, mp] of named) box.appendChild(cardPicker(kind, mp));
       for (const a of others) {
-        const b = button(T.prettyAction(a.text), a.text, () => act(a.text), true);
-        b.title = T.label(a.kind);
+        const b = button(buttonText(a), a.text, () => act(a.text), true);
+        b.title = a.text;
       }
     }
     restoreFocus(key, hadFocus);
@@ -477,6 +590,11 @@
     });
     window.addEventListener("hashchange", () => { creds = credentials(); if (ws) ws.close(); });
     window.__torite = { state: () => last, seat: () => me };
+    // the game's words (labels in every language); until they come, the notation is shown
+    fetch("/api/games").then((r) => r.json()).then((data) => {
+      T.setGames(data.games);
+      if (last) render(null);
+    }).catch(() => { /* the notation stays */ });
     connect();
   }
 
