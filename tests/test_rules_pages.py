@@ -6,8 +6,10 @@ reading prose:
 
 - the options table of each page lists exactly the game's ``OPTIONS``, each with the default
   the code has, its choices, and its range;
-- the numbers of each section, of each table row and of each option row are the same in both
-  languages.
+- the numbers of each section, of each paragraph or list item (where both pages split the
+  section alike, which a test keeps so), of each table row and of each option row are the same
+  in both languages;
+- the Japanese page has no italics (Japanese type has none).
 
 Numbers are compared as sets, not counts: Japanese says 「2倍」 again where English says "it",
 so counting occurrences would fail on style.  For the same reason the 1 of 「1枚につき」 (or
