@@ -32,16 +32,18 @@ from __future__ import annotations
 
 import itertools
 import math
-import multiprocessing
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from torite.bots import make_bot
-from torite.engine.base import Game
+from torite.engine import driver
+from torite.engine.base import Action, Game
 from torite.engine.registry import make_game
-from torite.sim import derive_seed
+from torite.parallel import ordered_map
+from torite.seeds import derive_seed
+from torite.stats import mean_ci
 
 
 def seatings(bots: int, seats: int) -> list[tuple[int, ...]]:
@@ -64,22 +66,21 @@ class DealResult:
 
 def play_round(game: Game, names: Sequence[str], deal_seed: int, dealer: int, bot_seed: int,
                times: list[list[float]] | None = None, owners: Sequence[int] | None = None) -> tuple[int, ...]:
-    """Play one single-round deal between named bots; returns the round's points by seat."""
+    """Play one single-round deal between named bots; returns the round's points by seat.
+
+    With ``times`` and ``owners`` (seat → bot index), each decision's wall time of ``act`` is
+    appended to ``times[owners[seat]]``."""
     state = game.new_state(deal_seed, dealer=dealer, max_rounds=1)
-    players = [make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)]
-    clock = time.perf_counter
-    empty: dict[str, Any] = {}
-    while not state.is_over():
-        seat = state.to_act()[0]
-        bot = players[seat]
-        obs = state.observation(seat) if bot.uses_observation else empty
-        legal = state.legal_actions(seat)
-        t0 = clock()
-        action = bot.act(obs, legal)
-        dt = clock() - t0
-        if times is not None and owners is not None:
-            times[owners[seat]].append(dt)
-        state.apply(seat, action)
+    players = {s: make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)}
+    if times is not None and owners is not None:
+        sink, owner = times, owners
+
+        def on_action(seat: int, _action: Action, seconds: float) -> None:
+            sink[owner[seat]].append(seconds)
+
+        driver.run(state, players, on_action=on_action, timed=True)
+    else:
+        driver.run(state, players)
     res = state.result()
     return res.round_scores[-1] if res.round_scores else res.scores
 
@@ -99,19 +100,6 @@ def _run_deal(job: _Job) -> DealResult:
         bot_seed = derive_seed(seed, "arena-bots", index, j)
         points.append(play_round(game, names, deal_seed, index % n, bot_seed, times, seating))
     return DealResult(index, points, times)
-
-
-def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and its 95% normal interval ``(mean, low, high)``."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, mean, mean
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = 1.96 * math.sqrt(var / n)
-    return mean, mean - half, mean + half
 
 
 def _quantile(sorted_values: Sequence[float], q: float) -> float:
@@ -148,7 +136,8 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult]) -> d
             times[b].extend(deal.times[b] if b < len(deal.times) else [])
     rows = []
     for b, name in enumerate(bots):
-        mean, low, high = mean_ci(per_deal[b])
+        ci = mean_ci(per_deal[b])
+        mean, low, high = ci.mean, ci.low, ci.high
         ts = sorted(times[b])
         rows.append({
             "name": name,
@@ -163,7 +152,8 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult]) -> d
         })
     pairs = []
     for a, b in itertools.combinations(range(k), 2):
-        diff, low, high = mean_ci([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
+        ci = mean_ci([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
+        diff, low, high = ci.mean, ci.low, ci.high
         pairs.append({"a": bots[a], "b": bots[b], "diff": diff, "ci95": [low, high]})
     return {"bots": rows, "pairs": pairs}
 
@@ -187,7 +177,7 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
     job_list: list[_Job] = [(game_id, dict(game.options), names, seed, i) for i in range(deals)]
     results: list[DealResult] = []
     start = time.perf_counter()
-    for res in _map(job_list, jobs):
+    for res in ordered_map(_run_deal, job_list, jobs, chunksize=1):  # a deal is long: show each
         results.append(res)
         if progress is not None:
             progress(len(results), deals)
@@ -203,16 +193,6 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
     }
     out.update(summarize(names, n, results))
     return out
-
-
-def _map(job_list: list[_Job], jobs: int) -> Iterator[DealResult]:
-    if jobs == 1:
-        yield from map(_run_deal, job_list)
-        return
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(_run_deal, job_list, chunksize=1)  # in deal order, whatever finishes first
 
 
 def plot(result: Mapping[str, Any], path: str) -> None:

@@ -8,23 +8,22 @@ whatever the number of worker processes.
 from __future__ import annotations
 
 import math
-import multiprocessing
-import random
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from torite.bots import make_bot
-from torite.engine.base import Game, State
+from torite.engine import driver
+from torite.engine.base import Action, Game, State
 from torite.engine.registry import make_game
+from torite.parallel import ordered_map
 from torite.record import Record, start_record
+from torite.seeds import derive_seed
+from torite.stats import mean_ci
 
-
-def derive_seed(*parts: int | str) -> int:
-    """A 63-bit seed from a tuple, stable across processes and Python runs."""
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
+__all__ = ["UnitResult", "derive_seed", "play", "simulate"]
 
 
 @dataclass
@@ -46,20 +45,17 @@ def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = Non
     of actions taken."""
     state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds)
     base = seed if bot_seed is None else bot_seed
-    players = [make_bot(name, game, s, derive_seed(base, "bot", s)) for s, name in enumerate(bots)]
+    players = {s: make_bot(name, game, s, derive_seed(base, "bot", s)) for s, name in enumerate(bots)}
     rec = start_record(game, seed, [f"bot:{b}" for b in bots], dealer=dealer,
                        max_rounds=max_rounds) if keep_record else None
-    actions = 0
-    empty: dict[str, Any] = {}
-    while not state.is_over():
-        for seat in state.to_act():
-            bot = players[seat]
-            obs = state.observation(seat) if bot.uses_observation else empty
-            action = bot.act(obs, state.legal_actions(seat))
-            state.apply(seat, action)
-            actions += 1
-            if rec is not None:
-                rec.actions.append((seat, str(action)))
+    on_action: Callable[[int, Action, float], None] | None = None
+    if rec is not None:
+        log = rec.actions
+
+        def on_action(seat: int, action: Action, _seconds: float) -> None:
+            log.append((seat, str(action)))
+
+    actions = driver.run(state, players, on_action=on_action)
     if rec is not None:
         rec.result = state.result().to_json()
     return state, rec, actions
@@ -80,18 +76,6 @@ def _run_unit(job: _Job) -> UnitResult:
     res = state.result()
     return UnitResult(index, list(res.round_scores), res.scores, res.winners, state.stats(), actions,
                       rec.to_json() if rec else None)
-
-
-def _mean_ci(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95% normal interval."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0
-    mean = math.fsum(values) / n
-    if n < 2:
-        return mean, 0.0
-    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    return mean, 1.96 * math.sqrt(var / n)
 
 
 def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, rounds: int | None = None,
@@ -119,7 +103,7 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
     outdir = Path(records) if records is not None else None
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-    for res in _map(jobs_list, jobs):
+    for res in ordered_map(_run_unit, jobs_list, jobs):
         results.append(res)
         if outdir is not None and res.record is not None:
             Record.from_json(res.record).save(outdir / f"{game_id}-{seed}-{mode}-{res.index:06d}.json")
@@ -127,7 +111,7 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
             progress(len(results), count)
     elapsed = time.perf_counter() - start
     round_rows = [r for res in results for r in res.round_scores]
-    per_seat = [_mean_ci([float(r[s]) for r in round_rows]) for s in range(n)]
+    per_seat = [mean_ci([float(r[s]) for r in round_rows]) for s in range(n)]
     total_actions = sum(res.actions for res in results)
     stat_totals = {k: math.fsum(res.stats.get(k, 0.0) for res in results) for k in game.STAT_KEYS}
     out: dict[str, Any] = {
@@ -137,8 +121,8 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         "seed": seed,
         "mode": mode,
         "rounds": len(round_rows),
-        "points_per_round": [m for m, _ in per_seat],
-        "points_per_round_ci95": [h for _, h in per_seat],
+        "points_per_round": [ci.mean for ci in per_seat],
+        "points_per_round_ci95": [ci.half for ci in per_seat],
         "stats": {f"{k}_per_round": v / max(1, len(round_rows)) for k, v in stat_totals.items()},
         "actions": total_actions,
         "rounds_per_second": len(round_rows) / elapsed if elapsed > 0 else 0.0,
@@ -148,18 +132,8 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
     if mode == "games":
         out["games"] = len(results)
         out["wins"] = [sum(1 for res in results if s in res.winners) for s in range(n)]
-        finals = [_mean_ci([float(res.scores[s]) for res in results]) for s in range(n)]
-        out["final_score_mean"] = [m for m, _ in finals]
+        finals = [mean_ci([float(res.scores[s]) for res in results]) for s in range(n)]
+        out["final_score_mean"] = [ci.mean for ci in finals]
         out["rounds_per_game"] = len(round_rows) / len(results)
     return out
 
-
-def _map(jobs_list: list[_Job], jobs: int) -> Iterator[UnitResult]:
-    if jobs == 1:
-        yield from map(_run_unit, jobs_list)
-        return
-    chunk = max(1, min(64, len(jobs_list) // (jobs * 8)))
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods()
-                                      else "spawn")
-    with ctx.Pool(jobs) as pool:
-        yield from pool.imap(_run_unit, jobs_list, chunksize=chunk)

@@ -33,6 +33,7 @@ from torite.cards import parse_card
 from torite.engine import labels
 from torite.engine.base import Game, IllegalAction, OptionError, State
 from torite.engine.bot import Bot
+from torite.engine.driver import decide, next_seat
 from torite.engine.registry import make_game
 from torite.record import Record, start_record
 from torite.server.store import Store, TableRow
@@ -492,21 +493,13 @@ class TableManager:
         table.bots[seat] = (level, bot)
         return bot
 
-    def _next_bot_seat(self, table: LiveTable) -> int | None:
-        if table.over:
-            return None
-        for seat in table.state.to_act():
-            if table.controlled_by_bot(seat):
-                return seat
-        return None
-
     async def _drive(self, table: LiveTable) -> None:
         """The table's bot loop: whenever a bot (or an idle human's stand-in) must act, it acts."""
         loop = asyncio.get_running_loop()
         try:
             while not table.over:
                 table.wake.clear()
-                seat = self._next_bot_seat(table)
+                seat = next_seat(table.state, table.controlled_by_bot)
                 if seat is None:
                     await table.wake.wait()
                     continue
@@ -516,15 +509,15 @@ class TableManager:
                     if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
                         continue
                 bot = self._bot(table, seat)
-                state = table.state
-                legal = state.legal_actions(seat)
-                if not legal:
-                    await table.wake.wait()
-                    continue
-                obs = state.observation(seat) if bot.uses_observation else {}
+                state = table.state  # never changed in place (act applies to a clone): safe in a thread
                 try:
-                    action = await loop.run_in_executor(self._bots, bot.act, obs, legal)
+                    action = await loop.run_in_executor(self._bots, decide, state, seat, bot)
                 except Exception:
+                    legal = state.legal_actions(seat)
+                    if not legal:
+                        log.error("seat %d of table %s is to act without a legal action", seat, table.id)
+                        await table.wake.wait()
+                        continue
                     log.exception("bot for seat %d of table %s failed; playing a random legal action",
                                   seat, table.id)
                     action = random.choice(legal)
