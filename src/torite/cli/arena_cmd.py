@@ -1,8 +1,9 @@
 """``torite arena``: duplicate deals between bots, a table (or JSON) and an optional plot.
 
 Wired into ``torite.cli.main`` by listing :func:`add_arena_command` in ``_EXTRA_COMMANDS``.
-This module imports ``torite.cli.main`` only when the command runs, so ``main`` may import it
-at its top without an import cycle.
+It takes what it shares with the other commands from ``torite.cli.common`` and never imports
+``main``, so ``main`` may import it at its top.  Building the parser stays light: the arena
+itself and the bots load when the command runs.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 from typing import Any
+
+from torite.cli.common import CliError, Progress, parse_options
 
 
 def add_arena_command(sub: Any) -> None:
@@ -33,7 +36,6 @@ def add_arena_command(sub: Any) -> None:
 def cmd_arena(args: argparse.Namespace) -> int:
     from torite.arena import arena, plot
     from torite.bots import parse_bots
-    from torite.cli.main import CliError, Progress, parse_options
     from torite.engine.registry import make_game
 
     game = make_game(args.game, parse_options(args.option))

@@ -6,29 +6,15 @@ import argparse
 import json
 import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from torite.bots import BotError, parse_bots
+from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.record import Record, RecordError, replay
-
-
-class CliError(Exception):
-    """A user error: printed as one line, exit status 2."""
-
-
-def parse_options(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for p in pairs:
-        key, sep, value = p.partition("=")
-        if not sep or not key.strip():
-            raise CliError(f"option {p!r}: write it as KEY=VALUE, e.g. -o target=50")
-        out[key.strip()] = value
-    return out
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -60,29 +46,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     play_terminal(game, args.seat, bots, seed, records=Path(args.record_dir), lang=args.lang)
     return 0
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.enabled = sys.stderr.isatty()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if done != total and now - self.last < 0.1:
-            return
-        self.last = now
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -186,7 +149,9 @@ _EXTRA_COMMANDS: list[Any] = []
 
 
 def _register_extra_commands() -> None:
-    """Faces that live in their own modules; each import is light (heavy deps load on use)."""
+    """Faces that live in their own modules; each import is light (heavy deps load on use).
+    They import what they share with this module from ``torite.cli.common``, never this module,
+    so the dependency runs one way."""
     from torite.cli.arena_cmd import add_arena_command
     from torite.server.cli import add_serve_command
 
