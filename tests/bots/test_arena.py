@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import math
 import random
+import subprocess
+import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -20,6 +23,8 @@ from torite.cli.arena_cmd import add_arena_command
 from torite.engine.base import Game
 from torite.engine.bot import Bot
 from torite.engine.registry import game_ids, make_game
+from torite.parallel import ordered_map
+from torite.stats import mean_ci
 
 GAME = game_ids()[0]
 
@@ -166,3 +171,38 @@ def test_the_command_reports_user_errors(monkeypatch: pytest.MonkeyPatch, capsys
                                          argv: list[str]) -> None:
     assert _run(monkeypatch, ["arena", GAME, *argv]) == 2
     assert "torite arena:" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ helpers shared with the simulator
+
+def _square_after_a_pause(x: int) -> int:
+    time.sleep(0.002 * (x % 3 == 0))  # the early items finish late: order must not follow finishing
+    return x * x
+
+
+@pytest.mark.parametrize(("jobs", "chunksize"), [(1, None), (2, 1), (2, None), (3, 4)])
+def test_ordered_map_yields_in_input_order_whatever_the_workers(jobs: int, chunksize: int | None) -> None:
+    items = list(range(40))
+    assert list(ordered_map(_square_after_a_pause, items, jobs, chunksize=chunksize)) == [x * x for x in items]
+
+
+def test_ordered_map_refuses_no_workers() -> None:
+    with pytest.raises(ValueError):
+        list(ordered_map(_square_after_a_pause, [1], 0))
+
+
+def test_mean_ci_on_known_samples() -> None:
+    assert mean_ci([]) == (0.0, 0.0)
+    one = mean_ci([4.0])
+    assert one == (4.0, 0.0) and one.low == one.high == 4.0
+    ci = mean_ci([1.0, 2.0, 3.0, 4.0])  # sample variance 5/3
+    assert ci.mean == 2.5
+    assert ci.half == pytest.approx(1.96 * math.sqrt(5 / 3 / 4))
+    assert (ci.low, ci.high) == (ci.mean - ci.half, ci.mean + ci.half)
+
+
+def test_the_arena_command_module_does_not_import_the_main_cli() -> None:
+    code = ("import sys, torite.cli.arena_cmd, torite.server.cli; "
+            "print('torite.cli.main' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
