@@ -1,0 +1,129 @@
+"""The leak test over the web socket: at a table of bots and one person, no message the person's
+socket or a spectator's socket receives names a card that reader may not know at that moment.
+
+Each message carries ``n``, the number of actions behind it, and its log lines carry ``i``, the
+index of their event among those the reader can see; the ground truth is a replay of the
+table's own record through ``LeakJudge`` (``known_cards`` after each action and at each event).
+One round is played, the person's decisions at random.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # starlette suggests httpx2; httpx is what we pin
+    from starlette.testclient import TestClient
+
+from torite.server.app import create_app
+
+from .harness import Case, LeakJudge, Viewer, card_mentions, cards_text, cases, require, who
+
+Msg = dict[str, Any]
+HUMAN = 0
+
+
+def web_cases() -> list[Case]:
+    """Per game: the defaults, and the case with the most options away from their defaults."""
+    out: list[Case] = []
+    for game_id in dict.fromkeys(c.game_id for c in cases()):
+        mine = [c for c in cases() if c.game_id == game_id]
+        out.extend(dict.fromkeys([mine[0], max(mine, key=lambda c: len(c.changed))]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app("sqlite://")) as c:
+        yield c
+
+
+def receive_until(ws: Any, pred: Callable[[Msg], bool], seen: list[Msg], limit: int = 20_000) -> Msg:
+    for _ in range(limit):
+        m: Msg = ws.receive_json()
+        seen.append(m)
+        if pred(m):
+            return m
+    raise AssertionError("the expected message never came")
+
+
+def is_state(m: Msg) -> bool:
+    return m.get("type") == "state"
+
+
+def wait(pred: Callable[[], bool], seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("case", web_cases(), ids=lambda c: c.id)
+def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: TestClient, case: Case) -> None:
+    game = case.game()
+    require(game.new_state(0), "known_cards")
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * (game.num_players - 1)
+    r = client.post("/api/tables", json={"game": case.game_id, "options": dict(case.options), "seats": seats,
+                                         "settings": {"bot_delay": 0}})
+    assert r.status_code == 201, r.text
+    info = r.json()
+    table = client.app.state.manager.tables[info["id"]]  # type: ignore[attr-defined]
+    token = info["seats"][HUMAN]["token"]
+    rng = random.Random(case.seeds(1)[0])
+    seen: dict[Viewer, list[Msg]] = {HUMAN: [], None: []}
+
+    def my_turn(after: int) -> Callable[[Msg], bool]:
+        return lambda m: m.get("type") == "error" or (
+            is_state(m) and m["n"] > after and (m["over"] or (HUMAN in m["to_act"] and bool(m["legal"]))))
+
+    def join(ws: Any, seat: Viewer) -> Msg:
+        ws.send_json({"type": "join", "seat": seat, "token": token if seat is not None else None})
+        return receive_until(ws, is_state, seen[seat])
+
+    with client.websocket_connect(f"/ws/tables/{info['id']}") as watcher, \
+            client.websocket_connect(f"/ws/tables/{info['id']}") as ws:
+        join(watcher, None)
+        m = join(ws, HUMAN)
+        if not my_turn(-1)(m):
+            m = receive_until(ws, my_turn(-1), seen[HUMAN])
+        while not m["over"] and table.state.rounds_played < 1:
+            if m.get("type") == "error":  # acted on a stale view: look again
+                m = join(ws, HUMAN)
+                if not my_turn(-1)(m):
+                    m = receive_until(ws, my_turn(-1), seen[HUMAN])
+                continue
+            ws.send_json({"type": "act", "action": rng.choice(m["legal"])["text"]})
+            m = receive_until(ws, my_turn(m["n"]), seen[HUMAN])
+        # the bots stop when only the person may act: then every message has been sent
+        wait(lambda: table.state.is_over() or set(table.state.to_act()) <= {HUMAN})
+        final = len(table.actions)
+        for sock, viewer in ((ws, HUMAN), (watcher, None)):
+            if not any(is_state(x) and x["n"] == final for x in seen[viewer]):
+                receive_until(sock, lambda x: is_state(x) and x["n"] == final, seen[viewer])
+
+    record = table.record()
+    assert record.seed is not None
+    judge = LeakJudge(game, record.seed)
+    for seat, text in record.actions:
+        judge.apply(seat, game.parse_action(text))
+    assert judge.state.rounds_played >= 1, "the table did not play a whole round"
+    leaks: list[str] = []
+    for viewer, messages in seen.items():
+        states = [m for m in messages if is_state(m)]
+        assert states, f"{who(viewer)} received no state"
+        for m in states:
+            view = {k: v for k, v in m.items() if k != "log"}
+            extra = card_mentions(view) & ~judge.known_after[m["n"]][viewer]
+            if extra:
+                leaks.append(f"after {m['n']} actions {who(viewer)} was sent {cards_text(extra)}")
+            for line in m["log"]:
+                extra = card_mentions(line["text"]) & ~judge.event_known[viewer][line["i"]]
+                if extra:
+                    leaks.append(f"{who(viewer)} was sent the log line {line['text']!r} naming {cards_text(extra)}")
+    assert not leaks, "\n".join(dict.fromkeys(leaks))
