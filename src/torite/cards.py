@@ -159,9 +159,18 @@ def iter_bits(mask: int) -> Iterator[int]:
 
 
 def mask_of(cards: Iterable[int]) -> int:
+    """A card mask from card indices."""
     m = 0
     for c in cards:
         m |= 1 << c
+    return m
+
+
+def mask_of_texts(cards: Iterable[str]) -> int:
+    """A card mask from card texts (as observations and records carry them)."""
+    m = 0
+    for c in cards:
+        m |= 1 << parse_card(c)
     return m
 
 

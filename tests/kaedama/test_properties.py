@@ -14,7 +14,8 @@ from hypothesis import strategies as hs
 
 from torite.cards import card_str
 from torite.engine.base import Action, IllegalAction
-from torite.games.kaedama.rules import KAEDAMA, PASS, PLAY, REPLACE, Kaedama, KaedamaState
+from torite.engine.trick import PLAY_ACTIONS as PLAY
+from torite.games.kaedama.rules import KAEDAMA, PASS, REPLACE, Kaedama, KaedamaState
 
 OPTIONS = hs.fixed_dictionaries({
     "blind": hs.booleans(), "double": hs.booleans(), "reverse": hs.booleans(),

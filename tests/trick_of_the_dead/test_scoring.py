@@ -21,7 +21,7 @@ def _expected_points(card: str, club: int) -> int:
 
 @pytest.mark.parametrize("survival", [False, True])
 def test_card_points_per_suit_and_rank(survival: bool) -> None:
-    table = make_game(survival=survival).card_points()
+    table = make_game(survival=survival).points
     assert len(table) == 54
     for c in range(54):
         assert table[c] == _expected_points(card_str(c), -3 if survival else -2), card_str(c)

@@ -6,6 +6,7 @@ is a new rules module and nothing else changes.
 
 from __future__ import annotations
 
+import importlib
 import random
 import sys
 from abc import ABC, abstractmethod
@@ -159,10 +160,15 @@ class Result:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     round_scores: tuple[tuple[int, ...], ...] = field(default=())
+    #: the sides of a game played in teams, each a tuple of seats (empty: every seat for itself)
+    teams: tuple[tuple[int, ...], ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
-        return {"scores": list(self.scores), "winners": list(self.winners),
-                "round_scores": [list(r) for r in self.round_scores]}
+        d: dict[str, Any] = {"scores": list(self.scores), "winners": list(self.winners),
+                             "round_scores": [list(r) for r in self.round_scores]}
+        if self.teams:  # absent otherwise, so records of team-less games keep their form
+            d["teams"] = [list(t) for t in self.teams]
+        return d
 
 
 class Determinizer(Protocol):
@@ -224,9 +230,16 @@ class Game(ABC):
         its seat may.
         """
 
+    #: ``"module:Class"`` of the game's rule-of-thumb bot, imported on first use: the bot
+    #: imports the rules, never the other way round
+    BOT: ClassVar[str | None] = None
+
     def rule_bot(self, seat: int, rng: random.Random) -> Any:
         """The game's rule-of-thumb bot (a ``torite.engine.bot.Bot``) for ``seat``."""
-        raise NotImplementedError(f"{self.id} has no rule-of-thumb bot")
+        if not self.BOT:
+            raise NotImplementedError(f"{self.id} has no rule-of-thumb bot")
+        module, _, name = self.BOT.partition(":")
+        return getattr(importlib.import_module(module), name)(self, seat, rng)
 
     @classmethod
     def rules_page(cls, lang: str = "en") -> str:

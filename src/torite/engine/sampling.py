@@ -13,18 +13,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from torite.cards import iter_bits
+from torite.cards import iter_bits, mask_of
 
 
 class SamplingError(RuntimeError):
     """No assignment satisfies the constraints (the knowledge given was inconsistent)."""
-
-
-def _masks(cards: list[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
@@ -41,7 +34,7 @@ def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
         rng.shuffle(cards)
         out, i = [], 0
         for size in sizes:
-            out.append(_masks(cards[i:i + size]))
+            out.append(mask_of(cards[i:i + size]))
             i += size
         return out
     free = [p for p in range(n) if p not in constrained]
@@ -54,7 +47,7 @@ def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
             if len(allowed) < sizes[p]:
                 ok = False
                 break
-            out[p] = _masks(rng.sample(allowed, sizes[p]))
+            out[p] = mask_of(rng.sample(allowed, sizes[p]))
             rest &= ~out[p]
         if not ok:
             continue
@@ -62,7 +55,7 @@ def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
         rng.shuffle(cards)
         i = 0
         for p in free:
-            out[p] = _masks(cards[i:i + sizes[p]])
+            out[p] = mask_of(cards[i:i + sizes[p]])
             i += sizes[p]
         return out
     return _deal_exact(pool, sizes, forbidden, rng)
