@@ -5,6 +5,7 @@ Skipped only when /usr/bin/chromium is absent; CI installs it.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -217,3 +218,155 @@ def test_a_friend_joins_by_the_invite_link_and_the_ui_speaks_japanese(server: st
     assert wait_turn_or_over(host)["seat"] == "0"
     # the host sees the friend online
     host.wait_for_selector("#seats .seat[data-seat='1'] .dot.on")
+
+
+# ------------------------------------------------------------------ the game's words, bids, named cards
+SHOTS = os.environ.get("TORITE_SHOTS")  # a folder: the tests below leave screenshots there
+
+
+def shot(page: Page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=True)
+
+
+def new_table(page: Page, server: str, game: str, seats: list[dict[str, Any]],
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    r = page.request.post(f"{server}/api/tables", data={"game": game, "options": options or {}, "seats": seats,
+                                                         "settings": {"bot_delay": 0}})
+    assert r.status == 201, r.text()
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def legal_texts(page: Page, kind: str | None = None) -> set[str]:
+    texts: list[str] = page.evaluate("() => window.__torite.state().legal.map(a => a.kind + '|' + a.text)")
+    return {t.split("|", 1)[1] for t in texts if kind is None or t.split("|", 1)[0] == kind}
+
+
+def enabled(page: Page, selector: str) -> set[str]:
+    out: list[str] = page.eval_on_selector_all(selector + ":not(:disabled)", "els => els.map(e => e.dataset.action)")
+    return set(out)
+
+
+def test_a_bidding_box_and_a_card_picker_appear_with_only_legal_choices_enabled(
+        server: str, browser: Browser, bidding_game: str) -> None:
+    """Bid and Call (registered by the tests): seat 0 bids in the bidding box, redoubles, names
+    its partner's card from the whole deck, then plays; only legal choices are enabled and every
+    click sends the action it shows."""
+    page = new_page(browser)
+    t = new_table(page, server, bidding_game, [{"kind": "human"}, {"kind": "bot", "level": "scripted-test"},
+                                               {"kind": "bot", "level": "scripted-test"}])
+    page.goto(t["seats"][0]["url"])
+    wait_turn_or_over(page)
+    page.wait_for_selector("#bidbox, .bidbox")
+    grid = "#controls .bidbox button.bid"
+    assert page.locator(grid).count() == 15  # levels 1-3 × C D H S NT
+    assert enabled(page, grid) == legal_texts(page, "bid")
+    if "bid 1 C" not in legal_texts(page):  # a bot opened 1 H before us: the lower cells are off
+        assert page.locator(grid + "[data-bid='1 H']").is_disabled()
+    assert page.inner_text("#prompt").startswith("Your turn to bid")
+    assert page.locator("#controls .bidbox .bidcalls button[data-action='pass']").inner_text() == "Pass"
+    n = table_data(page)["n"]
+    page.click(grid + "[data-action='bid 2 S']")
+    page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+    # the bot doubles our 2 S: now redouble is a button beside the box, 2 S and below are off
+    page.wait_for_selector("#controls .bidbox .bidcalls button[data-action='redouble']")
+    assert enabled(page, grid) == legal_texts(page, "bid") == {"bid 2 NT", "bid 3 C", "bid 3 D", "bid 3 H",
+                                                             "bid 3 S", "bid 3 NT"}
+    assert page.locator(grid + "[data-bid='2 S']").is_disabled()
+    assert enabled(page, "#controls .bidbox .bidcalls button") == {"pass", "redouble"}
+    shot(page, "bidding-box-en")
+    page.click("#controls .bidbox button[data-action='redouble']")
+    # we won the auction: name any card (a picker over the whole deck, our own cards off)
+    page.wait_for_selector("#controls .picker")
+    picker = "#controls .picker button.card"
+    assert page.locator(picker).count() == 52
+    mine = set(hand(page))
+    legal = legal_texts(page, "call")
+    assert enabled(page, picker) == legal and len(legal) == 49
+    assert {f"call {c}" for c in mine}.isdisjoint(legal)
+    page.select_option("#lang", "ja")
+    assert "パートナー" in page.inner_text("#prompt")
+    assert page.inner_text("#controls .picker .picker-title") == "パートナー指名"
+    shot(page, "card-picker-ja")
+    target = "AS" if "AS" not in mine else "KS"
+    n = table_data(page)["n"]
+    page.click(f"{picker}[data-card='{target}']")
+    page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+    page.wait_for_selector("#controls .picker", state="detached")
+    play_to_the_end(page)
+    record = page.request.get(server + str(page.get_attribute("#download", "href"))).json()
+    assert [a["action"] for a in record["actions"] if a["seat"] == 0][:3] == ["bid 2 S", "redouble", f"call {target}"]
+    assert "コントラクト" in page.inner_text("#log")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_table_shows_the_games_words_in_japanese_and_english(server: str, browser: Browser) -> None:
+    """Trick of the Dead: the prompt, buttons, status, phase and log in the chosen language, from
+    the game's labels; switching language redraws them at once."""
+    page = new_page(browser, lang="ja")
+    t = new_table(page, server, "trick-of-the-dead", [{"kind": "human", "name": "Ann"},
+                                                      {"kind": "bot", "level": "normal"},
+                                                      {"kind": "bot", "level": "random", "name": "Robo"}],
+                  {"target": 1, "open_graveyard": True})
+    page.goto(t["seats"][0]["url"])
+    wait_turn_or_over(page)
+    assert page.inner_text("#title") == "トリック・オブ・ザ・デッド"
+    assert "墓地に送るカードを2枚選んでください" in page.inner_text("#prompt")
+    status = page.inner_text("#status")
+    assert "フェーズ" in status and "埋葬" in status and "切り札" in status and "墓地" in status
+    cards = page.locator("#hand button.card.legal")
+    cards.nth(0).click()
+    cards.nth(1).click()
+    assert page.inner_text("#confirm").endswith("を墓地に送る")
+    n = table_data(page)["n"]
+    page.click("#confirm")
+    page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+    for _ in range(4):  # a few tricks, so the log and the last trick have something to say
+        if wait_turn_or_over(page)["over"] == "1":
+            break
+        take_turn(page)
+    wait_turn_or_over(page)
+    log = page.inner_text("#log")
+    assert "Annが" in log and "墓地を切り混ぜました" in log and "を出しました" in log
+    assert "墓地（上から）" in page.inner_text("#status")
+    page.click("#btn-last")
+    assert "勝者" in page.inner_text("#last-trick")
+    shot(page, "trick-of-the-dead-ja")
+    page.select_option("#lang", "en")
+    assert page.inner_text("#title") == "Trick of the Dead"
+    assert "graveyard (top first)" in page.inner_text("#status") and "trick play" in page.inner_text("#status")
+    log = page.inner_text("#log")
+    assert "Ann buries" in log and "Robo plays" in log and "the graveyard is shuffled" in log
+    assert "winner" in page.inner_text("#last-trick")
+    shot(page, "trick-of-the-dead-en")
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_kaedama_speaks_japanese_at_the_table_and_in_the_lobby(server: str, browser: Browser) -> None:
+    page = new_page(browser, lang="ja")
+    page.goto(server + "/")
+    page.wait_for_selector("#seat-2")
+    page.select_option("#game", "kaedama")
+    page.wait_for_selector("label[for='opt-trump_card']")
+    assert page.inner_text("label[for='opt-blind']") == "ブラインド替え玉"
+    assert "山札に混ぜる" in page.inner_text("#opt-trump_card")
+    assert "山札の一番上と入れ替えて" in page.inner_text("#summary")
+    shot(page, "lobby-ja")
+    t = new_table(page, server, "kaedama", [{"kind": "human"}, {"kind": "bot", "level": "normal"},
+                                            {"kind": "bot", "level": "random"}], {"rounds": 1})
+    page.goto(t["seats"][0]["url"])
+    for _ in range(60):  # play until we are asked to replace or pass
+        if wait_turn_or_over(page)["over"] == "1" or table_data(page)["phase"] == "kaedama":
+            break
+        take_turn(page)
+    if table_data(page)["phase"] == "kaedama":
+        assert enabled(page, "#controls button") == {"replace", "pass"}
+        assert {page.inner_text("#controls button[data-action='replace']"),
+                page.inner_text("#controls button[data-action='pass']")} == {"替え玉する", "見送る"}
+        assert "替え玉" in page.inner_text("#prompt")
+        shot(page, "kaedama-ja")
+    assert "切り札" in page.inner_text("#status") and "山札" in page.inner_text("#status")
+    play_to_the_end(page)
+    assert not page.errors  # type: ignore[attr-defined]

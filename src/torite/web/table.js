@@ -368,7 +368,7 @@
   function cardPicker(kind, choices) {
     const box = el("div", "picker");
     box.dataset.kind = kind;
-    box.appendChild(el("div", "picker-title", T.t("table.pick_card", { kind: T.actionLabel(last.game, kind) })));
+    box.appendChild(el("div", "picker-title", T.actionLabel(last.game, kind)));
     const rowsOf = ["S", "H", "D", "C"].map((suit) => RANKS.map((r) => r + suit));
     const jokers = [...choices.keys()].filter((c) => /^JK\d$/.test(c)).sort();
     if (jokers.length) rowsOf.unshift(jokers);
@@ -398,7 +398,7 @@
   function biddingBox(kind, list, calls) {
     const box = el("div", "bidbox");
     box.dataset.kind = kind;
-    box.appendChild(el("div", "picker-title", T.t("table.bidding", { kind: T.actionLabel(last.game, kind) })));
+    box.appendChild(el("div", "picker-title", T.actionLabel(last.game, kind)));
     const levels = list.map((b) => b.level);
     const lo = Math.min(...levels);
     const hi = Math.max(...levels);
