@@ -5,9 +5,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from torite.cards import card_str, parse_card
 from torite.engine.base import OptionError
@@ -223,3 +226,69 @@ def test_every_combination_plays_whole_games(options: dict[str, Any]) -> None:
         allc = sorted([c for m in st.taken for c in range(52) if m >> c & 1] + st.out + st.stock)
         assert allc == deck
         assert st.stats()["tricks"] == 2 * game.hand_size
+
+
+# ------------------------------------------------------------------ in random games (hypothesis)
+# What the conformance suite (tests/conformance) cannot say for every game: where Kaedama's
+# face-down cards and turned card may be, and that they stay hidden.
+RANDOM_OPTIONS = hs.fixed_dictionaries({
+    "blind": hs.booleans(), "double": hs.booleans(), "reverse": hs.booleans(),
+    "trump_card": hs.sampled_from(("shuffle", "top")),
+})
+SEEDS = hs.integers(0, 2**32 - 1)
+
+
+def random_play(options: dict[str, Any], seed: int, rounds: int = 1) -> Iterator[KaedamaState]:
+    """Yield the state before each action of a random game, then apply a random legal action."""
+    st = Kaedama({"rounds": rounds, **options}).new_state(seed)
+    rng = random.Random(seed)
+    while not st.is_over():
+        yield st
+        seat = st.to_act()[0]
+        acts = st.legal_actions(seat)
+        st.apply(seat, acts[rng.randrange(len(acts))])
+    yield st
+
+
+def observations(st: KaedamaState) -> list[str]:
+    return [json.dumps(st.observation(s), sort_keys=True) for s in (0, 1, 2, None)]
+
+
+@settings(max_examples=25, deadline=None)
+@given(RANDOM_OPTIONS, SEEDS)
+def test_a_determinized_state_keeps_the_voids_shown_and_what_is_known_of_the_turned_card(
+        options: dict[str, Any], seed: int) -> None:
+    rng = random.Random(seed)
+    for st in random_play(options, seed):
+        voids = st.observation(None)["voids"]
+        for seat in range(3):
+            sample = st.determinize(seat, rng)
+            assert sample.hands[seat] == st.hands[seat]
+            for other in range(3):
+                for suit in voids[other]:
+                    assert not sample.hands[other] >> (13 * "CDHS".index(suit)) & 0x1FFF
+            if st.turned_at == "top":
+                assert sample.stock[-1] == st.stock[-1] == st.turned
+            if st.turned_at == "shuffled":
+                assert not any(h >> st.turned & 1 for h in sample.hands)
+
+
+@settings(max_examples=25, deadline=None)
+@given(RANDOM_OPTIONS.map(lambda o: o | {"blind": True}), SEEDS)
+def test_blind_cards_are_invisible_to_every_seat_before_the_reveal(options: dict[str, Any], seed: int) -> None:
+    for st in random_play(options, seed):
+        hidden = [c for c, d in zip(st.trick, st.down) if d] + [c for c, d in zip(st.out, st.out_down) if d]
+        hidden = [c for c in hidden if c != st.turned]  # the turned card's name is public anyway
+        if not hidden:
+            continue
+        for seat in (0, 1, 2, None):
+            text = visible_text(st, seat)
+            for c in hidden:
+                assert f'"{card_str(c)}"' not in text
+        # and no observation depends on which cards lie face down
+        if st.stock:
+            swapped = st.clone()
+            pos = next(i for i, d in enumerate(swapped.down) if d) if any(swapped.down) else -1
+            if pos >= 0 and swapped.trick[pos] != st.turned and swapped.stock[0] != st.turned:
+                swapped.trick[pos], swapped.stock[0] = swapped.stock[0], swapped.trick[pos]
+                assert observations(swapped) == observations(st)

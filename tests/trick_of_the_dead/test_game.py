@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import random
 from itertools import accumulate
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from torite.cards import SUIT_MASKS
 
 from .conftest import make_game, random_playout
 
@@ -97,3 +102,63 @@ def test_each_round_is_a_fresh_deal_with_no_trump_and_an_empty_history() -> None
     assert obs["hand_sizes"] == [16, 16, 16] and obs["graveyard_size"] == 6
     assert obs["trump"] is None and obs["tricks"] == [] and obs["zombies"] == [[], [], []]
     assert obs["jokers_played"] == 0 and obs["round_points"] == [0, 0, 0]
+
+
+# ------------------------------------------------------------------ in random games (hypothesis)
+SEEDS = st.integers(min_value=0, max_value=2**32)
+OPTIONS = st.fixed_dictionaries({
+    "players": st.sampled_from([3, 3, 2]),
+    "open_graveyard": st.booleans(),
+    "survival": st.booleans(),
+    "zombie_doubles": st.sampled_from(["diamonds", "trick"]),
+})
+
+
+@given(SEEDS, OPTIONS)
+@settings(max_examples=40, deadline=None)
+def test_a_round_ends_exactly_when_a_hand_is_empty_at_the_start_of_a_trick_ruling_e1(
+        seed: int, options: dict[str, Any]) -> None:
+    game = make_game(**options)
+    state = game.new_state(seed, max_rounds=3)
+    rng = random.Random(seed)
+    ends = 0
+    while not state.is_over():
+        obs = state.observation(None)
+        if obs["phase"] == "play" and not obs["trick"]:
+            assert all(obs["hand_sizes"]), "a trick started although a hand was empty"
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        before = state.clone()
+        state.apply(seat, action)
+        if state.rounds_played > before.rounds_played:
+            ends += 1
+            hands = list(before.hands)
+            if action.kind == "play":
+                hands[seat] &= ~action.cards
+            (trick,) = [e for e in state.events[len(before.events):] if e.kind == "trick"]
+            if trick.data["risen"]:
+                hands[trick.data["winner"]] |= 1
+            assert 0 in hands, "the round ended while every hand still held a card"
+    assert ends == state.rounds_played >= 1
+
+
+@given(SEEDS, OPTIONS)
+@settings(max_examples=25, deadline=None)
+def test_a_determinized_state_keeps_hand_sizes_and_zombies_and_the_voids_shown(
+        seed: int, options: dict[str, Any]) -> None:
+    state = make_game(**options).new_state(seed, max_rounds=1)
+    rng = random.Random(seed)
+    while not state.is_over():
+        if rng.random() < 0.2:
+            seat = rng.randrange(state.n)
+            det = state.determinize(seat, random.Random(rng.getrandbits(32)))
+            voids = state.observation(None)["voids"]
+            assert det.hands[seat] == state.hands[seat]
+            for s in range(state.n):
+                assert det.zombies[s] == state.zombies[s]
+                assert det.hands[s].bit_count() == state.hands[s].bit_count()
+                hidden = det.hands[s] & ~det.zombies[s]
+                for suit in voids[s]:
+                    assert not hidden & SUIT_MASKS["CDHS".index(suit)]
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))

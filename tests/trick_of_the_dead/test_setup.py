@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from torite.cards import card_str, parse_card
-from torite.games.trick_of_the_dead.rules import winning_index
+from torite.cards import card_str, iter_bits, parse_card
+from torite.games.trick_of_the_dead.rules import TrickOfTheDeadState, winning_index
 
 from .conftest import assert_refused, build_deal, make_game, names, setup
 
@@ -225,3 +229,41 @@ def test_first_dealer_comes_from_the_seed() -> None:
     dealers = {make_game().new_state(seed).observation(None)["dealer"] for seed in range(30)}
     assert dealers == {0, 1, 2}
 
+
+
+# ------------------------------------------------------------------ in random games (hypothesis)
+def _hidden_from(state: TrickOfTheDeadState, viewer: int | None) -> set[str]:
+    """By the rules, not by the state's own account: other seats' hands but their zombies, and a
+    closed graveyard but the viewer's own burial."""
+    hidden = 0
+    for s in range(state.n):
+        if s != viewer:
+            hidden |= state.hands[s] & ~state.zombies[s]
+    if not state.grave_public:
+        grave = sum(1 << c for c in state.graveyard)
+        if viewer is not None:
+            grave &= ~state.buried[viewer]  # a seat knows its own burial
+        hidden |= grave
+    return {card_str(c) for c in iter_bits(hidden)}
+
+
+@given(st.integers(min_value=0, max_value=2**32), st.fixed_dictionaries({
+    "players": st.sampled_from([3, 3, 2]), "open_graveyard": st.booleans(), "survival": st.booleans(),
+    "zombie_doubles": st.sampled_from(["diamonds", "trick"])}))
+@settings(max_examples=12, deadline=None)
+def test_other_hands_a_closed_graveyard_and_other_burials_stay_hidden_in_random_games(
+        seed: int, options: dict[str, Any]) -> None:
+    state = make_game(**options).new_state(seed, max_rounds=2)
+    rng = random.Random(seed)
+    while True:
+        for viewer in [*range(state.n), None]:
+            text = repr(state.observation(viewer))
+            for c in _hidden_from(state, viewer):
+                assert f"'{c}'" not in text, f"{viewer} sees {c}"
+            for e in state.events_for(viewer):
+                if e.kind in ("deal", "bury"):
+                    assert e.seat == viewer
+        if state.is_over():
+            break
+        seat = rng.choice(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))

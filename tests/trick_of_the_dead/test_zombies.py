@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from torite.cards import card_str, iter_bits
+
 from .conftest import assert_refused, build_deal, cards, make_game, names, play, setup
 
 
@@ -140,3 +148,33 @@ def test_a_buried_card_can_come_back_as_a_zombie() -> None:
     play(state, "7S", "KS", "7H")
     assert state.observation(0)["zombies"][1] == ["AD"]
     assert state.observation(0)["buried"] == ["KD", "AD"]
+
+
+# ------------------------------------------------------------------ in random games (hypothesis)
+SEEDS = st.integers(min_value=0, max_value=2**32)
+OPTIONS = st.fixed_dictionaries({
+    "players": st.sampled_from([3, 3, 2]),
+    "open_graveyard": st.booleans(),
+    "survival": st.booleans(),
+    "zombie_doubles": st.sampled_from(["diamonds", "trick"]),
+})
+
+
+@given(SEEDS, OPTIONS)
+@settings(max_examples=25, deadline=None)
+def test_in_random_games_a_zombie_stays_in_its_holders_hand_and_every_seat_and_spectator_sees_it(
+        seed: int, options: dict[str, Any]) -> None:
+    state = make_game(**options).new_state(seed, max_rounds=2)
+    rng = random.Random(seed)
+    while True:
+        expected = [sorted(card_str(c) for c in iter_bits(z)) for z in state.zombies]
+        for s in range(state.n):
+            assert state.zombies[s] & ~state.hands[s] == 0  # a zombie is a card in a hand
+        for viewer in [*range(state.n), None]:
+            obs = state.observation(viewer)
+            assert [sorted(z) for z in obs["zombies"]] == expected
+            assert obs["hand_sizes"] == [h.bit_count() for h in state.hands]
+        if state.is_over():
+            break
+        seat = rng.choice(state.to_act())  # simultaneous burials in any order
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
