@@ -26,7 +26,7 @@ from torite.sim import derive_seed
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "help": "Type an action: a card (10D, QS, JK1), several cards (KC QC), a suit letter (S), or\n"
-                "the notation shown in brackets ([play 10D], [trump S]). A number picks that entry of\n"
+                "the notation shown in brackets ([play 10D], [pass]). A number picks that entry of\n"
                 "the list of choices. Other commands: hand, last (the last trick), help, quit.",
         "intro": "{title}: you are seat {seat}; {others}",
         "other": "seat {seat} is {who}",
@@ -49,7 +49,7 @@ WORDS: dict[str, dict[str, str]] = {
     },
     "ja": {
         "help": "アクションを入力してください：カード（10D、QS、JK1）、複数のカード（KC QC）、スートの文字（S）、\n"
-                "または［ ］内の記法（[play 10D]、[trump S]）。数字を入力すると選択肢の一覧からその番号を選びます。\n"
+                "または［ ］内の記法（[play 10D]、[pass]）。数字を入力すると選択肢の一覧からその番号を選びます。\n"
                 "ほかのコマンド：hand（手札）、last（直前のトリック）、help（この説明）、quit（終了）。",
         "intro": "{title}：あなたは席{seat}です。{others}",
         "other": "席{seat}は{who}",
