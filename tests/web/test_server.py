@@ -285,7 +285,7 @@ def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(cl
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         seen: list[Msg] = []
         first = join(ws, 0, token(t, 0))
-        m = play_out(ws, 0, random.Random(4), seen, stop_after=4, first=first)
+        m = play_out(ws, 0, random.Random(4), seen, stop_after=10, first=first)
     status = dict(map(tuple, m["status"]["ja"]))
     assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
     assert dict(map(tuple, m["status"]["en"]))["graveyard"] == f"{m['obs']['graveyard_size']} cards"
