@@ -107,7 +107,17 @@ def _same(v: Any) -> Any:
 
 
 def _copy_list(v: Any) -> Any:
-    return list(v)
+    """A copy sharing no list or dict with ``v`` (an auction of ``[seat, call]`` pairs, say): an
+    observation is handed to bots, which may edit it."""
+    return [_copy_json(x) for x in v]
+
+
+def _copy_json(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_copy_json(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _copy_json(x) for k, x in v.items()}
+    return v
 
 
 #: kind -> (encode, decode) between a state attribute and its observation value
@@ -148,7 +158,9 @@ class Role:
     """A seat fixed by who holds a card (a secret partner, a team): the state attribute
     ``attr`` holds that seat (-1 for nobody).  ``card_attr`` names the attribute holding the
     card.  Hidden in observations (``None``) until ``revealed_attr`` (a bool attribute) is true,
-    except from the role's own seat; the determinizer reads it from the sampled cards."""
+    except from the role's own seat; the determinizer reads it from the sampled cards.  Whether
+    it is revealed is public: observations show ``revealed_attr`` too, so the determinizer
+    restores it."""
 
     attr: str
     card_attr: str
@@ -256,7 +268,7 @@ class TrickState(State):
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
     _COMMON_LISTS: ClassVar[tuple[str, ...]] = (
         "scores", "round_scores", "events", "hands", "trick", "trick_seats", "voids", "history",
-        "round_points", "tricks_won")
+        "round_points", "tricks_won", "taken")
     #: phase -> (legal, apply) functions, collected from ``legal_<phase>``/``apply_<phase>``
     _PHASES: ClassVar[dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]]] = {}
 
@@ -288,6 +300,7 @@ class TrickState(State):
     history: list[dict[str, Any]]
     round_points: list[int]
     tricks_won: list[int]
+    taken: list[int]  # per seat, the cards of the tricks it won this round
     leader: int
     led: int
     phase: str
@@ -478,6 +491,7 @@ class TrickState(State):
         self.history = []
         self.round_points = [0] * n
         self.tricks_won = [0] * n
+        self.taken = [0] * n
         self.pending = 0
         self._clear_trick()
         self.events.append(Event("round", -1, {"round": self.round_no, "dealer": self.dealer}))
@@ -521,6 +535,8 @@ class TrickState(State):
         pts = self.trick_points(win)
         self.round_points[winner] += pts
         self.tricks_won[winner] += 1
+        for c in self.trick:
+            self.taken[winner] |= 1 << c
         if "tricks" in self.counters:
             self.counters["tricks"] += 1
         record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": list(self.trick_seats),
@@ -711,7 +727,7 @@ class TrickState(State):
             "leader": self.leader,
             "led": SUITS[self.led] if self.led >= 0 else None,
             "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids],
-            "tricks": [dict(t) for t in self.history],
+            "tricks": _copy_json(self.history),
             "stats": dict(self.counters),
         }
         trick = []
@@ -740,8 +756,9 @@ class TrickState(State):
                 obs[f.obs_key] = enc(value)
         for r in game.ROLES:
             holder = getattr(self, r.attr)
-            known = getattr(self, r.revealed_attr) or (me >= 0 and holder == me)
-            obs[r.attr] = holder if known else None
+            revealed = bool(getattr(self, r.revealed_attr))
+            obs[r.revealed_attr] = revealed
+            obs[r.attr] = holder if revealed or (me >= 0 and holder == me) else None
         self.observe_extra(seat, obs)
         return obs
 
@@ -782,10 +799,7 @@ class TrickState(State):
         for p in self.game.PILES:
             places[p.name] = sum(1 << c for c in getattr(self, p.name))
         places["trick"] = sum(1 << c for c in self.trick)
-        won = 0
-        for t in self.history:
-            won |= mask_of_texts(t["cards"])
-        places["won"] = won
+        places["won"] = sum(self.taken)
         return places
 
 
@@ -953,6 +967,9 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
     st.history = [dict(t) for t in obs["tricks"]]
     st.round_points = list(obs["round_points"])
     st.tricks_won = list(obs["tricks_won"])
+    st.taken = [0] * n
+    for t in obs["tricks"]:
+        st.taken[t["winner"]] |= mask_of_texts(t["cards"])
     st.turn = obs["turn"] if obs["turn"] is not None else obs["leader"]
     st.pending = sum(1 << s for s in obs["to_act"]) if obs["phase"] in game.SIMULTANEOUS else 0
     st.setup_options()
@@ -990,6 +1007,7 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
             setattr(st, f.attr, dec(obs[f.obs_key]))
     for r in game.ROLES:
         setattr(st, r.attr, obs[r.attr])
+        setattr(st, r.revealed_attr, obs[r.revealed_attr])
     st.restore_extra(obs)
 
 

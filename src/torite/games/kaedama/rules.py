@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import card_str, parse_card
+from torite.cards import card_str
 from torite.engine.base import Action, Event, OptionSpec
 from torite.engine.kit import OVER, PLAY, REST, THE_CARD, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
 
@@ -23,12 +23,8 @@ REPLACE: Final = Action("replace")
 PASS: Final = Action("pass")
 
 
-def _deck(low_rank: int) -> tuple[int, ...]:
-    return tuple(s * 13 + r - 2 for s in range(4) for r in range(low_rank, 14))
-
-
-DECK_36: Final = _deck(5)  # 5..K, no aces
-DECK_40: Final = _deck(4)  # 4..K, the double variant (ruling D1)
+DECK_36: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(5, 14))  # 5..K, no aces
+DECK_40: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(4, 14))  # 4..K: double (ruling D1)
 
 PLAYING, KAEDAMA = PLAY, "kaedama"
 
@@ -42,17 +38,8 @@ T_SHOWN = "shown"  # drawn and seen: it is wherever the public record shows it
 
 def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
     """Round bonuses: most tricks +3, most reversals +2 (needs one); ties share in full (B1)."""
-    out = [0] * len(tricks)
-    top = max(tricks)
-    for s, t in enumerate(tricks):
-        if t == top:
-            out[s] += 3
-    top_rev = max(reversals)
-    if top_rev > 0:
-        for s, r in enumerate(reversals):
-            if r == top_rev:
-                out[s] += 2
-    return out
+    most, most_rev = max(tricks), max(reversals)
+    return [3 * (t == most) + 2 * (most_rev > 0 and r == most_rev) for t, r in zip(tricks, reversals)]
 
 
 class Kaedama(TrickGame):
@@ -92,7 +79,6 @@ class Kaedama(TrickGame):
 
 class KaedamaState(TrickState):
     game: Kaedama
-    LIST_FIELDS = ("taken",)
     stock: list[int]
     out: list[int]
     out_down: list[bool]
@@ -150,7 +136,6 @@ class KaedamaState(TrickState):
                 self.rng.shuffle(stock)  # ruling S1
         self.turned_slot = -1  # trick position of the turned card lying face down (T_FACE_DOWN)
         self.phase = PLAYING
-        self.taken = [0] * NUM_PLAYERS  # cards in the tricks each seat won this round
         self.reversals = [0] * NUM_PLAYERS
         self.events.append(Event("trump", -1, {"card": card_str(turned), "suit": SUITS[self.trump],
                                                "turned_card_at": self.turned_at,
@@ -248,17 +233,15 @@ class KaedamaState(TrickState):
 
     def _finish_kaedama(self) -> None:
         if self.blind and (any(self.down) or any(self.out_down)):
-            revealed = [card_str(c) for c, d in zip(self.trick, self.down) if d]
-            revealed_out = [card_str(c) for c, d in zip(self.out, self.out_down) if d]
-            shown = [c for c, d in zip(self.trick, self.down) if d]
-            shown += [c for c, d in zip(self.out, self.out_down) if d]
-            if self.turned in shown:
-                self.turned_at = T_SHOWN
-                self.turned_slot = -1
+            revealed = [c for c, d in zip(self.trick, self.down) if d]
+            revealed_out = [c for c, d in zip(self.out, self.out_down) if d]
+            if self.turned in revealed + revealed_out:
+                self.turned_at, self.turned_slot = T_SHOWN, -1
             self.down = [False] * len(self.trick)
             self.out_down = [False] * len(self.out)
             self.events.append(Event("reveal", -1, {"trick": [card_str(c) for c in self.trick],
-                                                    "revealed": revealed, "out": revealed_out}))
+                                                    "revealed": [card_str(c) for c in revealed],
+                                                    "out": [card_str(c) for c in revealed_out]}))
         self.finish_trick()
 
     # --------------------------------------------------------------- tricks and scoring
@@ -273,8 +256,6 @@ class KaedamaState(TrickState):
         if reversal:
             self.reversals[winner] += 1
             self.counters["reversals"] += 1
-        for c in self.trick:
-            self.taken[winner] |= 1 << c
         record["reversal"] = reversal
 
     def score_round(self) -> dict[str, Any]:
@@ -318,10 +299,6 @@ class KaedamaState(TrickState):
         if obs["phase"] == KAEDAMA:
             self.k_pos = obs["kaedama_position"]
             self.k_step = obs["kaedama_step"] - 1
-        self.taken = [0] * NUM_PLAYERS
-        for t in obs["tricks"]:
-            for c in t["cards"]:
-                self.taken[t["winner"]] |= 1 << parse_card(c)
 
 
 Kaedama.STATE = KaedamaState
