@@ -11,13 +11,10 @@ import pytest
 
 from .harness import Case, cases
 
-#: Failures of today's games, (test name, game id) -> what fails.  Strict: once a game is fixed
-#: its test passes, the xfail turns into a failure, and the entry must go.
-KNOWN_FAILURES: dict[tuple[str, str], str] = {
-    ("test_an_observation_is_a_copy_that_changes_nothing_when_changed", game_id):
-        "observation()['tricks'] shares its lists with the state's trick history (dict(t) is a shallow copy)"
-    for game_id in ("trick-of-the-dead", "kaedama")
-}
+#: Known failures, (test name, game id) -> what fails: a game being fixed can be listed here
+#: for a while.  Strict: once the game is fixed its test passes, the xfail turns into a failure,
+#: and the entry must go.
+KNOWN_FAILURES: dict[tuple[str, str], str] = {}
 
 
 def _param(test: str, case: Case) -> object:

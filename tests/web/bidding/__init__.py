@@ -1,1 +1,0 @@
-"""A tiny bidding game for the web table's tests (registered by the tests only)."""
