@@ -601,12 +601,20 @@ def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]
     return out
 
 
+@functools.lru_cache(maxsize=256)
 def game_folder(cls: type[Game]) -> Path:
+    """The folder of the game's module, where its labels files sit."""
     return Path(sys.modules[cls.__module__].__file__ or ".").resolve().parent
 
 
 def _langs_in(folder: Path) -> list[str]:
-    return sorted(p.name.split(".")[1] for p in folder.glob("labels.*.json") if p.name.count(".") == 2)
+    return list(_langs_cached(folder))
+
+
+@functools.lru_cache(maxsize=256)
+def _langs_cached(folder: Path) -> tuple[str, ...]:
+    """Read once per folder: a face renders every event in every language, so no globbing there."""
+    return tuple(sorted(p.name.split(".")[1] for p in folder.glob("labels.*.json") if p.name.count(".") == 2))
 
 
 def languages(cls: type[Game] | Game) -> list[str]:
@@ -619,14 +627,23 @@ def load(cls: type[Game] | Game, lang: str = "en") -> Labels:
     """The game's labels in ``lang``, merged over the common ones; cached per file."""
     cls = cls if isinstance(cls, type) else type(cls)
     folder = game_folder(cls)
+    hit = _LOADED.get((cls, lang, folder))
+    if hit is not None:
+        return hit
     own = _langs_in(folder)
     if own and lang not in own:
         raise LabelError(f"no {lang!r} labels for {cls.id} (languages: {', '.join(own)})")
     if lang not in _langs_in(ENGINE_DIR):
         raise LabelError(f"no {lang!r} labels (languages: {', '.join(_langs_in(ENGINE_DIR))})")
     game_file = folder / f"labels.{lang}.json" if own else None
-    return _load(cls.id, cls.title, lang, str(ENGINE_DIR / f"labels.{lang}.json"),
-                 str(game_file) if game_file else None)
+    labels = _load(cls.id, cls.title, lang, str(ENGINE_DIR / f"labels.{lang}.json"),
+                   str(game_file) if game_file else None)
+    _LOADED[(cls, lang, folder)] = labels
+    return labels
+
+
+#: the hot path of a face (every event, every language): no path arithmetic once loaded
+_LOADED: dict[tuple[type[Game], str, Path], Labels] = {}
 
 
 @functools.lru_cache(maxsize=256)
