@@ -35,7 +35,7 @@ def test_a_record_survives_json_and_replays_to_the_same_game(case: Case) -> None
 def test_same_seed_and_same_actions_give_identical_observations_and_events(case: Case) -> None:
     """The second game takes each action as text, the way a record or the web table gives it."""
     game = case.game()
-    for seed in case.seeds(2):
+    for seed in case.seeds(1):
         one, two = game.new_state(seed, max_rounds=2), game.new_state(seed, max_rounds=2)
         play = RandomPlay(one, random.Random(seed))
         for st in play:
