@@ -21,6 +21,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette suggests httpx2; httpx is what we pin
     from starlette.testclient import TestClient
 
+from torite.engine import State
 from torite.server.app import create_app
 
 from .harness import Case, LeakJudge, Viewer, card_mentions, cards_text, cases, require, who
@@ -110,16 +111,22 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
     record = table.record()
     assert record.seed is not None
     judge = LeakJudge(game, record.seed)
+    # a seat's legal actions may name cards it cannot see (a partner's card named from the whole
+    # deck): what they name is judged against what the protocol offers the seat at that moment
+    offered = [_named_by_legal(judge.state)]
     for seat, text in record.actions:
         judge.apply(seat, game.parse_action(text))
+        offered.append(_named_by_legal(judge.state))
     assert judge.state.rounds_played >= 1, "the table did not play a whole round"
     leaks: list[str] = []
     for viewer, messages in seen.items():
         states = [m for m in messages if is_state(m)]
         assert states, f"{who(viewer)} received no state"
         for m in states:
-            view = {k: v for k, v in m.items() if k != "log"}
-            extra = card_mentions(view) & ~judge.known_after[m["n"]][viewer]
+            view = {k: v for k, v in m.items() if k not in ("log", "legal")}
+            known = judge.known_after[m["n"]][viewer]
+            extra = card_mentions(view) & ~known
+            extra |= card_mentions(m.get("legal", [])) & ~known & ~(offered[m["n"]] if viewer == HUMAN else 0)
             if extra:
                 leaks.append(f"after {m['n']} actions {who(viewer)} was sent {cards_text(extra)}")
             for line in m["log"]:
@@ -127,3 +134,11 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
                 if extra:
                     leaks.append(f"{who(viewer)} was sent the log line {line['text']!r} naming {cards_text(extra)}")
     assert not leaks, "\n".join(dict.fromkeys(leaks))
+
+
+def _named_by_legal(state: State) -> int:
+    """The cards the person's legal actions name now."""
+    named = 0
+    for a in state.legal_actions(HUMAN):
+        named |= a.cards
+    return named

@@ -1,5 +1,5 @@
-"""The bidding test game (``tests/web/bidding``) and a scripted bot for it, registered only
-while a test asks for them."""
+"""The bidding test game (Bid and Call, ``tests/example_game``: registered for the whole session
+by ``tests/conftest.py``) and a scripted bot for it, registered only while a test asks for it."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 
 import torite.bots.registry as bot_registry
+from example_game.rules import BidAndCall
 from torite.engine.base import Action, Game
 from torite.engine.bot import Bot
-from torite.engine.registry import register_game, unregister_game
+from torite.engine.registry import game_ids
 
-from .bidding.rules import BiddingGame
-
-BIDDING = BiddingGame.id
+BIDDING = BidAndCall.id
 SCRIPTED = "scripted-test"
 
 
@@ -44,11 +43,10 @@ def _scripted(game: Game, seat: int, rng: random.Random) -> Bot:
 
 @pytest.fixture
 def bidding_game() -> Iterator[str]:
-    register_game(BIDDING, f"{BiddingGame.__module__}:BiddingGame")
+    assert BIDDING in game_ids(), "tests/conftest.py registers the example game"
     bot_registry.register_bot(SCRIPTED, _scripted)
     try:
         yield BIDDING
     finally:
-        unregister_game(BIDDING)
         bot_registry._FACTORIES.pop(SCRIPTED, None)
         bot_registry.BOT_NAMES = tuple(bot_registry._FACTORIES)

@@ -1,0 +1,208 @@
+"""Bid and Call, exactly as ``rules.en.md`` says: the example game of ``docs/new-game.md``.
+
+A game on the kit (``torite.engine.kit``), registered by the tests only (``tests/conftest.py``).
+Three players, three cards each; the 43 other cards are a pile nobody sees.  A decision is one
+action: ``bid 2 H`` / ``pass`` / ``double`` / ``redouble`` in the auction, ``call QS`` (the
+declarer names its hidden partner's card), ``play 10D``.
+
+Explicit deals are the kit's: ``hands`` (three lists of three cards) and ``unused`` (the other
+43 cards, top first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from torite.cards import card_str
+from torite.engine.base import Action, Event
+from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickSlot, TrickState
+
+DENOMS: Final = ("C", "D", "H", "S", "NT")  # low to high; C D H S are also the suits 0..3
+LEVELS: Final = (1, 2, 3)
+#: every bid, lowest first: a bid's index here is its rank
+BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in LEVELS for denom in DENOMS)
+PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
+CALLS: Final = tuple(Action("call", 1 << c) for c in range(52))
+
+BID, CALL = "bid", "call"  # the phases before the trick play (the kit's PLAY)
+
+
+def bid_rank(bid: str) -> int:
+    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
+    level, denom = bid.split()
+    return (int(level) - 1) * len(DENOMS) + DENOMS.index(denom)
+
+
+def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
+    """Index of the winning card: the highest trump, else the highest card of the led suit
+    (``trump`` -1: no trump)."""
+    best, best_value = 0, -1
+    for i, c in enumerate(cards):
+        suit = c // 13
+        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+class BidAndCall(TrickGame):
+    id = "bidding-test"
+    title = "Bid and Call"
+    OPTIONS = ()
+    PLAYERS = 3
+    STAT_KEYS = ("contracts", "doubled", "made", "alone", "tricks")
+    BOT = "example_game.bot:BidAndCallBot"
+    PILES = (Pile("unused", seen="nobody", deal=REST),)
+    FIELDS = (
+        Field("auction", "list"),     # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", "str"),     # "2 H", or None before the first bid
+        Field("declarer"),            # the seat of the last bid, or None
+        Field("doubled"),             # 0, 1 doubled, 2 redoubled
+        Field("trump", "suit"),       # the contract's suit (None at NT or before the contract)
+        Field("called", "card"),      # the partner's card, public once named
+    )
+    ROLES = (Role("partner", card_attr="called", revealed_attr="partner_shown"),)
+    TRICK_SLOTS = (TrickSlot("trick_called", "partner_card"),)
+
+    @property
+    def hand_size(self) -> int:
+        return 3
+
+
+class BidAndCallState(TrickState):
+    game: BidAndCall
+    unused: list[int]
+    trick_called: list[bool]
+    auction: list[list[Any]]
+    contract: str | None
+    declarer: int | None
+    doubled: int
+    trump: int
+    called: int
+    partner: int
+    partner_shown: bool
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        self.phase = BID  # the kit made the dealer's left the one to act
+        self.auction = []
+        self.contract = None
+        self.declarer = None
+        self.doubled = 0
+        self.trump = -1
+        self.called = -1
+        self.partner = -1
+        self.partner_shown = False
+
+    # --------------------------------------------------------------- the auction
+    def legal_bid(self, seat: int) -> list[Action]:
+        low = -1 if self.contract is None else bid_rank(self.contract)
+        out = [*BIDS[low + 1:], PASS]
+        if self.contract is not None and self.doubled == 0 and seat != self.declarer:
+            out.append(DOUBLE)
+        if self.doubled == 1 and seat == self.declarer:
+            out.append(REDOUBLE)
+        return out
+
+    def apply_bid(self, seat: int, action: Action) -> None:
+        self.auction.append([seat, str(action)])
+        self.events.append(Event(action.kind, seat, {"bid": action.arg or None}))
+        if action.kind == "bid":
+            self.contract, self.declarer, self.doubled = action.arg, seat, 0
+        elif action.kind != "pass":
+            self.doubled += 1
+        passes = 0
+        for _, call in reversed(self.auction):
+            if call != "pass":
+                break
+            passes += 1
+        if self.contract is None and passes == self.n:
+            self.end_round()  # nobody bid: no contract, scored 0
+        elif self.contract is not None and passes == self.n - 1:
+            self.declare(self.contract)
+        else:
+            self.turn = (seat + 1) % self.n
+
+    def declare(self, contract: str) -> None:
+        """The auction is over: the declarer names its partner's card."""
+        assert self.declarer is not None
+        denom = contract.split()[1]
+        self.trump = DENOMS.index(denom) if denom != "NT" else -1
+        self.counters["contracts"] += 1
+        self.counters["doubled"] += self.doubled > 0
+        self.events.append(Event("contract", self.declarer, {"bid": contract, "doubled": self.doubled}))
+        self.phase = CALL
+        self.turn = self.declarer
+
+    # --------------------------------------------------------------- the call
+    def legal_call(self, seat: int) -> list[Action]:
+        hand = self.hands[seat]
+        return [a for c, a in enumerate(CALLS) if not hand >> c & 1]
+
+    def apply_call(self, seat: int, action: Action) -> None:
+        self.called = card = action.card
+        self.partner = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
+        self.events.append(Event("call", seat, {"card": card_str(card)}))
+        self.phase = PLAY
+        self.leader = self.turn = seat  # the declarer leads the first trick
+
+    # --------------------------------------------------------------- tricks and scoring
+    def card_played(self, seat: int, card: int) -> dict[str, Any]:
+        self.trick_called[len(self.trick) - 1] = card == self.called
+        return {"card": card_str(card)}
+
+    def after_play(self, seat: int, card: int) -> bool:
+        if card == self.called:
+            self.reveal_partner()
+        return False
+
+    def reveal_partner(self) -> None:
+        self.partner_shown = True
+        partner = self.partner if self.partner >= 0 else None
+        self.events.append(Event("partner", self.partner, {"card": card_str(self.called), "partner": partner,
+                                                             "declarer": self.declarer}))
+
+    def trick_winner(self) -> int:
+        return winning_index(self.trick, self.led, self.trump)
+
+    def side(self) -> tuple[int, ...]:
+        """The declarer's side: the declarer and its partner, if anybody holds the called card."""
+        assert self.declarer is not None
+        return (self.declarer,) if self.partner < 0 else (self.declarer, self.partner)
+
+    def score_round(self) -> dict[str, Any]:
+        if self.contract is None:
+            return {"made": None}
+        if not self.partner_shown:  # the called card was never played: nobody held it
+            self.reveal_partner()
+        side = self.side()
+        level = int(self.contract.split()[0])
+        made = sum(self.tricks_won[s] for s in side) >= level
+        points = (level if made else -level) * 2 ** self.doubled
+        for s in side:
+            self.round_points[s] += points
+        self.counters["made"] += made
+        self.counters["alone"] += len(side) == 1
+        return {"made": made}
+
+    def game_over(self) -> bool:
+        return True  # one round
+
+    # --------------------------------------------------------------- information
+    def forbids(self, seat: int) -> list[tuple[str, int]]:
+        """Everyone knows the declarer called a card it did not hold."""
+        if self.called >= 0 and self.declarer is not None:
+            return [(f"hands[{self.declarer}]", 1 << self.called)]
+        return []
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        if self.contract is None or not self.partner_shown:
+            return ()
+        side = self.side()
+        return side, tuple(s for s in range(self.n) if s not in side)
+
+
+BidAndCall.STATE = BidAndCallState
+
+__all__ = ["BIDS", "DENOMS", "DOUBLE", "PASS", "REDOUBLE", "BidAndCall", "BidAndCallState", "bid_rank",
+           "winning_index"]
