@@ -1,0 +1,126 @@
+"""The game kit's own guarantees, on a tiny game declared here (not registered): a hidden role
+is shown to its holder only until it is revealed, whether it is revealed is public and kept by
+a sampled world, a sampled world's role is whoever holds the card there, and an observation
+shares no list with the state.  Everything else the kit derives is checked for every registered
+game by the conformance suite."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from torite.cards import card_str, parse_card
+from torite.engine.base import Action, Event
+from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickState
+
+NAME = "name"
+
+
+class Named(TrickGame):
+    """Nine clubs, two to each of three seats, three set aside; the first seat names a card and
+    whoever holds it has the role ``holder`` until the card is played; one trick of each."""
+
+    id = "kit-test-named"
+    title = "Named"
+    OPTIONS = ()
+    PLAYERS = 3
+    DECK = tuple(range(9))  # 2C..10C
+    PILES = (Pile("aside", deal=REST),)
+    FIELDS = (Field("named", "card"), Field("log", "list"))
+    ROLES = (Role("holder", card_attr="named", revealed_attr="shown"),)
+
+    @property
+    def hand_size(self) -> int:
+        return 2
+
+
+class NamedState(TrickState):
+    aside: list[int]
+    named: int
+    holder: int
+    shown: bool
+    log: list[list[Any]]
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        self.phase = NAME
+        self.named = self.holder = -1
+        self.shown = False
+        self.log = []
+
+    def legal_name(self, seat: int) -> list[Action]:
+        return [Action("name", 1 << c) for c in self.game.deck if not self.hands[seat] >> c & 1]
+
+    def apply_name(self, seat: int, action: Action) -> None:
+        self.named = action.card
+        self.holder = next((s for s, h in enumerate(self.hands) if h >> action.card & 1), -1)
+        self.log.append([seat, card_str(action.card)])
+        self.events.append(Event("name", seat, {"card": card_str(action.card)}))
+        self.phase = PLAY
+
+    def after_play(self, seat: int, card: int) -> bool:
+        self.shown = self.shown or card == self.named
+        return False
+
+    def trick_winner(self) -> int:
+        return max(range(len(self.trick)), key=lambda i: self.trick[i])
+
+    def forbids(self, seat: int) -> list[tuple[str, int]]:
+        """Whoever named the card did not hold it (``log`` shows who named it)."""
+        return [(f"hands[{self.log[0][0]}]", 1 << self.named)] if self.log else []
+
+
+Named.STATE = NamedState
+
+HANDS = {"hands": [["2C", "3C"], ["4C", "5C"], ["6C", "7C"]], "aside": ["8C", "9C", "10C"]}
+
+
+def named(card: str, *plays: str) -> NamedState:
+    """Seat 0 names ``card`` (seat 2 deals), then the plays."""
+    state = Named().new_state(1, dealer=2, deals=[HANDS])
+    assert isinstance(state, NamedState)
+    state.apply_text(0, f"name {card}")
+    for text in plays:
+        state.apply_text(state.to_act()[0], text)
+    return state
+
+
+def test_a_role_is_hidden_from_everyone_but_its_holder_until_it_is_revealed() -> None:
+    state = named("4C")
+    assert [state.observation(v)["holder"] for v in (0, 1, 2, None)] == [None, 1, None, None]
+    state = named("4C", "play 2C", "play 4C")
+    assert [state.observation(v)["holder"] for v in (0, 1, 2, None)] == [1, 1, 1, 1]
+
+
+def test_whether_a_role_is_revealed_is_public_and_a_sampled_world_keeps_it() -> None:
+    for plays, shown in (((), False), (("play 2C", "play 4C"), True)):
+        state = named("4C", *plays)
+        assert all(state.observation(v)["shown"] is shown for v in (0, 1, 2, None))
+        for seat in range(3):
+            world = state.determinize(seat, random.Random(seat))
+            assert isinstance(world, NamedState)
+            assert world.shown is shown and world.observation(seat) == state.observation(seat)
+
+
+def test_a_sampled_world_gives_the_role_to_whoever_holds_the_card_there_or_nobody() -> None:
+    state = named("4C")
+    card = parse_card("4C")
+    holders = set()
+    for i in range(100):
+        world = state.determinize(2, random.Random(i))
+        assert isinstance(world, NamedState)
+        holder = next((s for s, h in enumerate(world.hands) if h >> card & 1), -1)
+        assert world.holder == holder
+        holders.add(holder)
+    assert holders == {-1, 1}  # seat 2 holds no 4C; seat 0 named it, so it is not seat 0's (forbids)
+
+
+def test_an_observation_shares_no_list_with_the_state() -> None:
+    state = named("4C", "play 2C", "play 4C", "play 6C")
+    before = repr(state.observation(None)), repr(state.observation(0))
+    for viewer in (None, 0):
+        obs = state.observation(viewer)
+        obs["log"][0].append("vandal")
+        obs["tricks"][0]["cards"].append("vandal")
+        obs["tricks"][0]["seats"].clear()
+    assert (repr(state.observation(None)), repr(state.observation(0))) == before
