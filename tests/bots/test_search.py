@@ -91,11 +91,17 @@ def test_a_single_legal_action_is_returned_without_search() -> None:
 
 # ------------------------------------------------------------------ only the observation
 def _mid_round(game: Game, seed: int, decisions: int) -> State:
+    """The state after ``decisions`` random decisions, or, in a game that ends sooner (Bid and
+    Call may end after three passes), the last state before its end."""
     state = game.new_state(seed=seed, max_rounds=1)
     rng = random.Random(seed)
     for _ in range(decisions):
         seat = state.to_act()[0]
-        state.apply(seat, rng.choice(state.legal_actions(seat)))
+        after = state.clone()
+        after.apply(seat, rng.choice(state.legal_actions(seat)))
+        if after.is_over():
+            break
+        state = after
     return state
 
 
