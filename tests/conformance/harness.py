@@ -53,7 +53,7 @@ def option_combinations(specs: Sequence[OptionSpec], *, seed: str, limit: int = 
 
     Every combination while there are at most ``limit``; past that, the defaults, every value of
     every option varied alone from the defaults, and ``extra`` random combinations drawn with a
-    generator seeded by ``seed`` (so the same cases every run, and ten options stay ~25 cases).
+    generator seeded by ``seed``: the same cases every run, and ten yes/no options make 15.
     """
     varied = [(s.name, option_values(s)) for s in specs if len(option_values(s)) > 1]
     names = [name for name, _ in varied]
@@ -103,7 +103,7 @@ class Case:
 
 @cache
 def cases() -> tuple[Case, ...]:
-    """Every registered game under every option combination that changes its rules (an
+    """Every registered game under every option combination that changes its rules (a
     combination refused by a constraint between options is left out)."""
     out = []
     for game_id in game_ids():
