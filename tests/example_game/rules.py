@@ -129,7 +129,7 @@ class BidAndCallState(TrickState):
         denom = contract.split()[1]
         self.trump = DENOMS.index(denom) if denom != "NT" else -1
         self.counters["contracts"] += 1
-        self.counters["doubled"] += self.doubled > 0
+        self.counters["doubled"] += int(self.doubled > 0)
         self.events.append(Event("contract", self.declarer, {"bid": contract, "doubled": self.doubled}))
         self.phase = CALL
         self.turn = self.declarer
@@ -181,12 +181,20 @@ class BidAndCallState(TrickState):
         points = (level if made else -level) * 2 ** self.doubled
         for s in side:
             self.round_points[s] += points
-        self.counters["made"] += made
-        self.counters["alone"] += len(side) == 1
+        self.counters["made"] += int(made)
+        self.counters["alone"] += int(len(side) == 1)
         return {"made": made}
 
     def game_over(self) -> bool:
         return True  # one round
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The declarer's side and the rest, once the partner is known (at the latest when the
+        round ends): a result in the middle of the round must not tell who the partner is."""
+        if self.contract is None or not self.partner_shown:
+            return ()
+        side = self.side()
+        return side, tuple(s for s in range(self.n) if s not in side)
 
     # --------------------------------------------------------------- information
     def forbids(self, seat: int) -> list[tuple[str, int]]:
@@ -194,12 +202,6 @@ class BidAndCallState(TrickState):
         if self.called >= 0 and self.declarer is not None:
             return [(f"hands[{self.declarer}]", 1 << self.called)]
         return []
-
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        if self.contract is None or not self.partner_shown:
-            return ()
-        side = self.side()
-        return side, tuple(s for s in range(self.n) if s not in side)
 
 
 BidAndCall.STATE = BidAndCallState
