@@ -36,9 +36,9 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NoReturn, Self
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, Game, IllegalAction, Result, State
@@ -120,6 +120,9 @@ def _copy_json(v: Any) -> Any:
     return v
 
 
+#: ``Event`` without its Python-level ``__new__``: events are made on the hot path
+_event = tuple.__new__
+
 #: kind -> (encode, decode) between a state attribute and its observation value
 KINDS: dict[str, tuple[Encode, Encode]] = {
     "int": (_same, _same),
@@ -173,9 +176,9 @@ THE_CARD = "the card"
 
 @dataclass(frozen=True)
 class TrickSlot:
-    """A per-card attribute of the current trick: a list indexed by trick position, which the
-    kit empties with the trick and extends by ``default`` with every card played (``THE_CARD``:
-    the card itself), and which observations show in each trick entry under ``key``."""
+    """A per-card attribute of the current trick: a list indexed by trick position (one item
+    per seat, ``default`` until set; ``THE_CARD``: set to the card played there), renewed with
+    every trick, which observations show in each trick entry under ``key``."""
 
     attr: str
     key: str
@@ -203,6 +206,20 @@ class TrickGame(Game):
     SIMULTANEOUS: ClassVar[frozenset[str]] = frozenset()
     #: explicit-deal keys besides ``hands`` and the dealt piles (checked by ``check_deal``)
     DEAL_EXTRAS: ClassVar[tuple[str, ...]] = ()
+
+    _SLOT_CARD: ClassVar[tuple[str, ...]] = ()
+    _SLOT_RESET: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    _SLOT_PLAIN: ClassVar[tuple[tuple[str, str], ...]] = ()
+    _SLOT_ENCODE: ClassVar[tuple[tuple[str, str, Encode], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._SLOT_CARD = tuple(t.attr for t in cls.TRICK_SLOTS if t.default is THE_CARD)
+        cls._SLOT_RESET = tuple((t.attr, -1 if t.default is THE_CARD else t.default) for t in cls.TRICK_SLOTS)
+        # a finished trick's slots are all set: cards encode without the -1 check
+        cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if KINDS[t.kind][0] is _same)
+        cls._SLOT_ENCODE = tuple((t.attr, t.key, card_str if t.kind == "card" else KINDS[t.kind][0])
+                                 for t in cls.TRICK_SLOTS if KINDS[t.kind][0] is not _same)
 
     @property
     def num_players(self) -> int:
@@ -269,8 +286,13 @@ class TrickState(State):
     _COMMON_LISTS: ClassVar[tuple[str, ...]] = (
         "scores", "round_scores", "events", "hands", "trick", "trick_seats", "voids", "history",
         "round_points", "tricks_won", "taken")
-    #: phase -> (legal, apply) functions, collected from ``legal_<phase>``/``apply_<phase>``
-    _PHASES: ClassVar[dict[str, tuple[Callable[..., list[Action]], Callable[..., None]]]] = {}
+    #: phase -> (legal, apply, quick) functions, from ``legal_<phase>``, ``apply_<phase>`` and the
+    #: optional ``is_legal_<phase>(seat, action)``: a fast legality test (True must mean
+    #: ``action in legal_<phase>(seat)``; on False the kit checks the list and explains)
+    _PHASES: ClassVar[dict[str, tuple[Callable[..., list[Action]], Callable[..., None],
+                                      Callable[..., bool] | None]]] = {}
+    _PLAYED_HOOK: ClassVar[bool] = False
+    _AFTER_HOOK: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -281,8 +303,11 @@ class TrickState(State):
                 legal = getattr(cls, "legal_" + phase, None)
                 if legal is None:
                     raise TypeError(f"{cls.__name__}.{name} has no legal_{phase}")
-                phases[phase] = (legal, getattr(cls, name))
+                phases[phase] = (legal, getattr(cls, name), getattr(cls, "is_legal_" + phase, None))
         cls._PHASES = phases
+        # hooks left at their defaults are not called on the hot path
+        cls._PLAYED_HOOK = cls.card_played is not TrickState.card_played
+        cls._AFTER_HOOK = cls.after_play is not TrickState.after_play
 
     n: int
     seed: int | None
@@ -353,10 +378,6 @@ class TrickState(State):
             if follow:
                 return follow
         return hand
-
-    def suit_of(self, card: int) -> int:
-        """The suit a card follows and leads as (-1: none, e.g. a joker)."""
-        return card // 13 if card < 52 else -1
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
         """A card has just joined the trick (slots extended): the game's own bookkeeping;
@@ -500,26 +521,32 @@ class TrickState(State):
         self.start_round_hook(deal)
 
     def _clear_trick(self) -> None:
-        for slot in self.game.TRICK_SLOTS:
-            setattr(self, slot.attr, [])
+        n = self.n
+        for attr, value in self.game._SLOT_RESET:
+            setattr(self, attr, [value] * n)
         self.clear_trick_hook()
 
     def play_card(self, seat: int, card: int) -> None:
-        """Move a card from ``seat``'s hand to the trick, then let the game react."""
+        """Move a card from ``seat``'s hand to the trick, then let the game react.  A joker
+        (card 52 or 53) belongs to no suit: it leads no suit and shows no void."""
         self.hands[seat] &= ~(1 << card)
-        suit = self.suit_of(card)
-        if not self.trick:
-            self.led = suit
-        elif suit >= 0 and suit != self.led and self.led >= 0:
+        trick = self.trick
+        if not trick:
+            self.led = card // 13 if card < 52 else -1
+        elif card < 52 and card // 13 != self.led and self.led >= 0:
             self.voids[seat] |= 1 << self.led
-        self.trick.append(card)
+        trick.append(card)
         self.trick_seats.append(seat)
-        for slot in self.game.TRICK_SLOTS:
-            getattr(self, slot.attr).append(card if slot.default is THE_CARD else slot.default)
-        self.events.append(Event("play", seat, self.card_played(seat, card)))
-        if self.after_play(seat, card):
+        for attr in self.game._SLOT_CARD:
+            getattr(self, attr)[len(trick) - 1] = card
+        data = self.card_played(seat, card) if self._PLAYED_HOOK else {"card": card_str(card)}
+        self.events.append(_event(Event, ("play", seat, data, ALL_SEATS)))
+        if self._AFTER_HOOK and self.after_play(seat, card):
             return
-        self.advance()
+        if len(trick) < self.n:
+            self.turn = (self.turn + 1) % self.n
+        else:
+            self.trick_full()
 
     def advance(self) -> None:
         """The next seat plays, or the trick is complete."""
@@ -535,19 +562,26 @@ class TrickState(State):
         pts = self.trick_points(win)
         self.round_points[winner] += pts
         self.tricks_won[winner] += 1
-        for c in self.trick:
-            self.taken[winner] |= 1 << c
+        trick = self.trick
+        won = 0
+        for c in trick:
+            won |= 1 << c
+        self.taken[winner] |= won
         if "tricks" in self.counters:
             self.counters["tricks"] += 1
-        record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": list(self.trick_seats),
-                                  "cards": _trick_texts(self.trick),
+        record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
+                                  "cards": [card_str(c) for c in trick],
                                   "led": SUITS[self.led] if self.led >= 0 else None,
                                   "winner": winner, "points": pts}
-        for slot in self.game.TRICK_SLOTS:
-            record[slot.key] = [KINDS[slot.kind][0](x) for x in getattr(self, slot.attr)[:len(self.trick)]]
+        k = len(trick)
+        game = self.game
+        for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
+            record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
+        for attr, key, enc in game._SLOT_ENCODE:
+            record[key] = [enc(x) for x in getattr(self, attr)[:k]]
         self.trick_taken(win, winner, record)
         self.history.append(record)
-        self.events.append(Event("trick", winner, record))
+        self.events.append(_event(Event, ("trick", winner, record, ALL_SEATS)))
         self.trick = []
         self.trick_seats = []
         self.led = -1
@@ -575,6 +609,8 @@ class TrickState(State):
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
+        if phase == PLAY:
+            return (self.turn,)
         if phase == OVER:
             return ()
         if phase in self.game.SIMULTANEOUS:
@@ -593,13 +629,13 @@ class TrickState(State):
 
     def _may_decide(self, seat: int) -> bool:
         phase = self.phase
-        if phase == OVER or not 0 <= seat < self.n:
-            return False
         if phase in self.game.SIMULTANEOUS:
-            return bool(self.pending >> seat & 1)
-        return seat == self.turn
+            return type(seat) is int and 0 <= seat < self.n and bool(self.pending >> seat & 1)
+        return seat == self.turn and type(seat) is int and phase != OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
+        if self.phase == PLAY:  # the hot path: most decisions are cards to play
+            return play_actions(self.playable(seat)) if seat == self.turn else []
         if not self._may_decide(seat):
             return []
         return self._PHASES[self.phase][0](self, seat)
@@ -608,21 +644,27 @@ class TrickState(State):
         """The one legality check, then the phase's ``apply_<phase>``; a refused action raises
         :class:`IllegalAction` before anything changes."""
         phase = self.phase
-        if phase == PLAY and seat == self.turn:
-            self._check_play(seat, action)
-            self.play_card(seat, action.cards.bit_length() - 1)
+        if phase == PLAY and seat == self.turn and type(seat) is int:
+            cards = action.cards
+            if (action.kind != "play" or cards <= 0 or cards & (cards - 1) or action.arg
+                    or not cards & self.hands[seat] or not cards & self.playable(seat)):
+                self._refuse_play(seat, action)
+            self.play_card(seat, cards.bit_length() - 1)
             return
         if phase == OVER:
             raise IllegalAction("the game is over")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"there is no seat {seat!r} (seats 0 to {self.n - 1})")
         if not self._may_decide(seat):
+            if type(seat) is not int or not 0 <= seat < self.n:
+                raise IllegalAction(f"there is no seat {seat!r} (seats 0 to {self.n - 1})")
             if phase in self.game.SIMULTANEOUS:
                 raise IllegalAction(f"seat {seat} has no {phase} decision to make now")
             raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if action.cards >> 54:
             raise IllegalAction(f"{action.kind} names a card that is not in the deck")
-        legal_fn, apply_fn = self._PHASES[phase]
+        legal_fn, apply_fn, quick = self._PHASES[phase]
+        if quick is not None and quick(self, seat, action):
+            apply_fn(self, seat, action)
+            return
         legal = legal_fn(self, seat)
         if action not in legal:
             kinds = sorted({a.kind for a in legal})
@@ -633,11 +675,12 @@ class TrickState(State):
             raise IllegalAction(f"{action} is not a legal choice for seat {seat} now (legal: {sample})")
         apply_fn(self, seat, action)
 
-    def _check_play(self, seat: int, action: Action) -> None:
+    def _refuse_play(self, seat: int, action: Action) -> NoReturn:
+        """Raise the reason a ``play`` action is refused."""
         if action.kind != "play":
             raise IllegalAction(f"seat {seat} must play a card, not {action.kind!r}")
         cards = action.cards
-        if cards.bit_count() != 1 or action.arg:
+        if cards <= 0 or cards & (cards - 1) or action.arg:
             raise IllegalAction("play names exactly one card")
         if cards >> 54:
             raise IllegalAction("play names a card that is not in the deck")
@@ -646,6 +689,7 @@ class TrickState(State):
         if not cards & self.playable(seat):
             led = SUITS[self.led] if self.led >= 0 else "the lead"
             raise IllegalAction(f"seat {seat} must follow {led}")
+        raise IllegalAction(f"{action} is not a legal play for seat {seat} now")
 
     @property
     def rounds_played(self) -> int:
@@ -821,10 +865,6 @@ def _cards_in(kind: str, value: Any) -> int:
     return 0
 
 
-def _trick_texts(trick: Iterable[int]) -> list[str]:
-    return [card_str(c) for c in trick]
-
-
 #: per state class, the list attributes ``clone`` copies (computed once)
 _LISTS: dict[type[TrickState], tuple[str, ...]] = {}
 
@@ -981,9 +1021,9 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
     st.trick_seats = [t["seat"] for t in obs["trick"]]
     for slot in game.TRICK_SLOTS:
         dec = KINDS[slot.kind][1]
-        setattr(st, slot.attr, [dec(t[slot.key]) for t in obs["trick"]])
+        getattr(st, slot.attr)[:len(obs["trick"])] = [dec(t[slot.key]) for t in obs["trick"]]
     if game.TRICK_FACE_DOWN:
-        setattr(st, game.TRICK_FACE_DOWN, [t["card"] is None for t in obs["trick"]])
+        getattr(st, game.TRICK_FACE_DOWN)[:len(obs["trick"])] = [t["card"] is None for t in obs["trick"]]
     for p in game.PILES:
         shown = obs[p.name]
         if shown is None:

@@ -27,14 +27,22 @@ def follow_suit(hand: int, led: int, *, wild: int = 0) -> int:
     return hand
 
 
+def _actions_of_bits(base: int, bits: int) -> tuple[Action, ...]:
+    return tuple(PLAY_ACTIONS[base + b] for b in range(bits.bit_length()) if bits >> b & 1)
+
+
+#: for each suit, the ``play`` actions of every subset of its 13 cards (8192 tuples a suit), and
+#: of the two jokers: a legal-action list is then four lookups, not a loop over the cards
+_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(_actions_of_bits(13 * s, m) for m in range(1 << 13)) for s in range(4))
+_JOKERS: tuple[tuple[Action, ...], ...] = tuple(_actions_of_bits(52, m) for m in range(4))
+
+
 def play_actions(mask: int) -> list[Action]:
     """The ``play`` actions of the cards in ``mask``, lowest card first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(PLAY_ACTIONS[low.bit_length() - 1])
-        mask ^= low
-    return out
+    t = _BY_SUIT
+    return [*t[0][mask & 8191], *t[1][mask >> 13 & 8191], *t[2][mask >> 26 & 8191], *t[3][mask >> 39 & 8191],
+            *_JOKERS[mask >> 52 & 3]]
 
 
 def suits_of(letters: Iterable[str]) -> int:

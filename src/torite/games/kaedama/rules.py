@@ -179,6 +179,9 @@ class KaedamaState(TrickState):
     def legal_kaedama(self, seat: int) -> list[Action]:
         return [REPLACE, PASS]
 
+    def is_legal_kaedama(self, seat: int, action: Action) -> bool:
+        return action is REPLACE or action is PASS or action in (REPLACE, PASS)
+
     def apply_kaedama(self, seat: int, action: Action) -> None:
         if action.kind == "replace":
             self._replace(self.k_pos)

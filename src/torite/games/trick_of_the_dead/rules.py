@@ -16,7 +16,6 @@ from typing import Any, Final
 from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, OptionSpec
 from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState
-from torite.engine.trick import follow_suit
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -155,6 +154,11 @@ class TrickOfTheDeadState(TrickState):
         cards = list(iter_bits(self.hands[seat] & self._buriable()))
         return [BURY_PAIR[a][b] for a, b in combinations(cards, 2)]
 
+    def is_legal_bury(self, seat: int, action: Action) -> bool:
+        cards = action.cards
+        return (action.kind == "bury" and not action.arg and cards.bit_count() == 2
+                and not cards & ~(self.hands[seat] & self._buriable()))
+
     def apply_bury(self, seat: int, action: Action) -> None:
         cards = action.cards
         self.hands[seat] &= ~cards
@@ -178,26 +182,26 @@ class TrickOfTheDeadState(TrickState):
     # --------------------------------------------------------------- play
     def playable(self, seat: int) -> int:
         """Must follow, but a joker may be played at any time."""
-        return follow_suit(self.hands[seat], self.led if self.trick else -1, wild=JOKERS_MASK)
+        hand = self.hands[seat]
+        if self.trick and self.led >= 0:
+            follow = hand & SUIT_MASKS[self.led]
+            if follow:
+                return follow | (hand & JOKERS_MASK)
+        return hand
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
-        zombie = self.trick_zombie[-1] = bool(self.zombies[seat] >> card & 1)
+        zombie = self.trick_zombie[len(self.trick) - 1] = bool(self.zombies[seat] >> card & 1)
         self.zombies[seat] &= ~(1 << card)
         return {"card": card_str(card), "zombie": zombie}
 
     def after_play(self, seat: int, card: int) -> bool:
         if card < 52:
             return False
-        first = self.jokers_played == 0
         self.jokers_played += 1
-        lead = len(self.trick) == 1
-        if lead:
-            self.need_call = True
-        if first:
-            self.phase = DECLARE_TRUMP
-            return True
-        if lead:
-            self.phase = DECLARE_CALL
+        if len(self.trick) == 1:
+            self.need_call = True  # a led joker names the suit to follow
+        if self.jokers_played == 1 or self.need_call:  # the first joker declares trump
+            self.phase = DECLARE_TRUMP if self.jokers_played == 1 else DECLARE_CALL
             return True
         return False
 
