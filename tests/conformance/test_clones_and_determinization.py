@@ -135,19 +135,18 @@ def test_a_determinized_state_shows_its_seat_the_same_observation_and_choices(ca
                                                  f"{world.legal_actions(seat)[:8]}")
                 if world.game.options != game.options:
                     problems.setdefault("options", f"{where}: options {world.game.options} != {game.options}")
-                if callable(getattr(world, "card_places", None)):
-                    places = card_places(world)
-                    union = 0
-                    for mask in places.values():
-                        if union & mask:
-                            problems.setdefault("places", f"{where}: {cards_text(union & mask)} in two places")
-                        union |= mask
-                    real = 0
-                    for mask in card_places(st).values():
-                        real |= mask
-                    if union != real:
-                        problems.setdefault("deck", f"{where}: the world holds {cards_text(union & ~real)} more and "
-                                                    f"{cards_text(real & ~union)} less than the real deck")
+                places = card_places(world)
+                union = 0
+                for mask in places.values():
+                    if union & mask:
+                        problems.setdefault("places", f"{where}: {cards_text(union & mask)} in two places")
+                    union |= mask
+                real = 0
+                for mask in card_places(st).values():
+                    real |= mask
+                if union != real:
+                    problems.setdefault("deck", f"{where}: the world holds {cards_text(union & ~real)} more and "
+                                                f"{cards_text(real & ~union)} less than the real deck")
     assert not problems, "a determinized state differs from the real one:\n" + "\n".join(problems.values())
 
 

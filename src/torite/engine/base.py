@@ -329,6 +329,15 @@ class State(ABC):
     @abstractmethod
     def rounds_played(self) -> int: ...
 
+    def known_cards(self, seat: int | None) -> int:
+        """Every card (a mask) whose identity ``seat`` (``None``: a spectator) may know now: the
+        ground truth the conformance suite judges observations and events against."""
+        raise NotImplementedError
+
+    def card_places(self) -> dict[str, int]:
+        """Where every card is now (place name -> card mask): each deck card in exactly one."""
+        raise NotImplementedError
+
     def apply_text(self, seat: int, text: str) -> Action:
         action = self.game.parse_action(text)
         self.apply(seat, action)
