@@ -1,0 +1,220 @@
+"""Seconds (David Parlett), exactly as ``rules.en.md`` (and ``shared/rules/seconds.md``) says.
+
+A game on the kit (``torite.engine.kit``).  Four players, 13 cards each, no trumps; the only
+decision is ``play`` a card.  What changes from deal to deal is the *arrangement* (who is whose
+partner or half-partner) and the scoring, both fixed by the deal's place in the schedule:
+deal kind ``round mod D + 1`` (``D`` = 7, or 8 with ``edition=2021``), the round counted from
+the first deal of the game.  The seats' compass names are fixed once, by the first dealer
+(North, ruling S3): North is the seat that dealt (or would have dealt) round 0, so a state
+started at a later round (``new_state(first_round=r, dealer=d)``, as the simulator's single
+rounds are) knows its deal kind and its North from the round number and dealer alone.
+
+The arrangement is public and derived, so the only hidden information is the hands.
+
+Explicit deals are the kit's: ``{"hands": [4 lists of 13 cards]}``.
+
+Stats (per round in ``torite simulate``): ``no_follow_tricks`` (tricks in which only the leader
+played the led suit), ``tie_tricks`` (tricks decided by the tie-break of the nobody-followed
+rule: the winning rank held by more than one card), ``points_deal_<k>`` (a seat's mean points
+in deal kind ``k``, scaled by the schedule length so that, per round over whole schedules —
+whole games, or single rounds in a multiple of 7 (8) — it is a seat's mean in a deal of that
+kind; 0 for kind 8 in the classic edition).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from torite.engine.base import Event, OptionSpec, Result
+from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+
+NUM_PLAYERS: Final = 4
+HAND: Final = 13
+COMPASS: Final = "NESW"  # compass position p = (seat - north) % 4, clockwise from the first dealer
+
+#: the deal kinds of each edition, in schedule order
+DEALS: Final = {"classic": 7, "2021": 8}
+PARTNER_DEALS: Final = (1, 2, 3)
+HALF_PARTNER_DEALS: Final = (4, 5)
+
+
+def mate_position(kind: int, pos: int) -> int:
+    """The compass position whose tricks multiply ``pos``'s in a deal of ``kind`` (-1: none).
+
+    Deals 1–3 are partnerships (N+S, N+E, N+W); in deal 4 each player's half-partner is its
+    left neighbour (the next clockwise), in deal 5 its right neighbour (the previous, ruling S5).
+    """
+    if kind == 1:
+        return (pos + 2) % 4
+    if kind == 2:
+        return pos ^ 1  # N+E, S+W
+    if kind == 3:
+        return 3 - pos  # N+W, E+S
+    if kind == 4:
+        return (pos + 1) % 4
+    if kind == 5:
+        return (pos - 1) % 4
+    return -1
+
+
+def deal_scores(kind: int, tricks: Sequence[int], mates: Sequence[int], exact3_points: int) -> list[int]:
+    """Each seat's points for a deal of ``kind`` from the tricks won (``mates[s]``: the seat
+    whose tricks multiply ``s``'s, -1 for none)."""
+    if kind <= 5:
+        return [t * tricks[m] for t, m in zip(tricks, mates)]
+    if kind == 6:
+        return [t * t for t in tricks]
+    if kind == 7:
+        return [HAND - t for t in tricks]
+    return [exact3_points if t == 3 else 0 for t in tricks]
+
+
+def second_index(cards: Sequence[int], led: int, tie_mode: str = "position") -> tuple[int, bool]:
+    """Position in the trick of the winning card, and whether the tie-break decided it.
+
+    If anybody followed the led suit, the second-highest card of the led suit wins.  If nobody
+    did, all four cards count regardless of suit: the rank R in second place of the ranks
+    sorted high to low (``position``, ruling S1 (a): repeated ranks count, so K K 5 3 gives a
+    K) or the second-highest distinct rank (``distinct``, reading (b): K K 5 3 gives the 5; a
+    trick of one rank only has R = that rank); among the cards of rank R the one played second
+    wins, or the only one.
+    """
+    followers = [i for i, c in enumerate(cards) if c // 13 == led]
+    if len(followers) >= 2:
+        followers.sort(key=lambda i: cards[i] % 13, reverse=True)
+        return followers[1], False
+    ranks = sorted((c % 13 for c in cards), reverse=True)
+    if tie_mode == "distinct":
+        distinct = sorted(set(ranks), reverse=True)
+        r = distinct[1] if len(distinct) > 1 else distinct[0]
+    else:
+        r = ranks[1]
+    holders = [i for i, c in enumerate(cards) if c % 13 == r]
+    if len(holders) == 1:
+        return holders[0], False
+    return holders[1], True
+
+
+def second_winners(scores: Sequence[int], winner: str = "second") -> tuple[int, ...]:
+    """The winning seats: with ``second`` every seat whose total equals the second distinct
+    total from the top (ruling S4; all of them when all totals are equal); with ``highest``
+    every seat with the top total."""
+    distinct = sorted(set(scores), reverse=True)
+    if winner == "second" and len(distinct) > 1:
+        target = distinct[1]
+    else:
+        target = distinct[0]
+    return tuple(s for s, v in enumerate(scores) if v == target)
+
+
+class Seconds(TrickGame):
+    id = "seconds"
+    title = "Seconds"
+    OPTIONS = (
+        OptionSpec("edition", "classic",
+                   "classic: the 7-deal game; 2021: 8 deals, the eighth aiming at exactly 3 tricks",
+                   choices=("classic", "2021")),
+        OptionSpec("winner", "second",
+                   "who wins the game: the second-highest total, or the highest",
+                   choices=("second", "highest")),
+        OptionSpec("tie_mode", "position",
+                   "when nobody follows suit: the second card of the four ranks sorted (position, "
+                   "ruling S1) or the second-highest distinct rank (distinct)",
+                   choices=("position", "distinct")),
+        OptionSpec("exact3_points", 10, "points for exactly 3 tricks in deal 8 (edition 2021)",
+                   minimum=0, maximum=1000),
+    )
+    PLAYERS = NUM_PLAYERS
+    STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", *(f"points_deal_{k}" for k in range(1, 9)))
+    BOT = "torite.games.seconds.bot:SecondsBot"
+    FIELDS = (
+        Field("deal_kind"),          # 1..8: the deal's place in the schedule
+        Field("deals_in_game"),      # 7, or 8 with edition 2021
+        Field("north"), Field("east"), Field("south"), Field("west"),  # seats by compass name
+        Field("mates", "list"),      # per seat: whose tricks multiply its own (-1: nobody)
+    )
+
+    @property
+    def hand_size(self) -> int:
+        return HAND
+
+
+class SecondsState(TrickState):
+    game: Seconds
+    deal_kind: int
+    deals_in_game: int
+    north: int
+    east: int
+    south: int
+    west: int
+    mates: list[int]
+    tie_broken: bool  # set by trick_winner for trick_taken
+
+    def setup_options(self) -> None:
+        opts = self.game.options
+        self.deals_in_game = DEALS[opts["edition"]]
+        self.tie_mode: str = opts["tie_mode"]
+        self.winner_rule: str = opts["winner"]
+        self.exact3: int = opts["exact3_points"]
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        self.phase = PLAY
+        self.deal_kind = kind = self.round_no % self.deals_in_game + 1
+        self.north = north = (self.dealer - self.round_no) % NUM_PLAYERS
+        self.east, self.south, self.west = ((north + p) % NUM_PLAYERS for p in (1, 2, 3))
+        mates = [-1] * NUM_PLAYERS
+        for pos in range(NUM_PLAYERS):
+            m = mate_position(kind, pos)
+            if m >= 0:
+                mates[(north + pos) % NUM_PLAYERS] = (north + m) % NUM_PLAYERS
+        self.mates = mates
+        self.events.append(Event("arrangement", -1, {
+            "deal": kind, "deals": self.deals_in_game, "mates": list(mates), "exact3_points": self.exact3,
+            "north": north, "east": self.east, "south": self.south, "west": self.west}))
+
+    # --------------------------------------------------------------- tricks and scoring
+    def trick_winner(self) -> int:
+        win, self.tie_broken = second_index(self.trick, self.led, self.tie_mode)
+        return win
+
+    def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
+        led = self.led
+        nobody = sum(1 for c in self.trick if c // 13 == led) == 1
+        record["nobody_followed"] = nobody
+        record["tie_break"] = self.tie_broken
+        if nobody:
+            self.counters["no_follow_tricks"] += 1
+        if self.tie_broken:
+            self.counters["tie_tricks"] += 1
+
+    def score_round(self) -> dict[str, Any]:
+        kind = self.deal_kind
+        points = deal_scores(kind, self.tricks_won, self.mates, self.exact3)
+        for s in range(NUM_PLAYERS):
+            self.round_points[s] += points[s]
+        self.counters[f"points_deal_{kind}"] += sum(points)
+        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates)}
+
+    def game_over(self) -> bool:
+        if self.max_rounds is not None and len(self.round_scores) >= self.max_rounds:
+            return True
+        return self.deal_kind == self.deals_in_game  # the schedule's last deal
+
+    def result(self) -> Result:
+        """The second-highest total wins (ruling S4: every seat on the second distinct total),
+        or the highest with ``winner=highest``."""
+        return Result(tuple(self.scores), second_winners(self.scores, self.winner_rule),
+                      tuple(self.round_scores), ())
+
+    def stats(self) -> dict[str, float]:
+        """``points_deal_<k>`` per round over whole schedules is a seat's mean in deal kind k:
+        the counter holds the four seats' points, so it is scaled by D / 4."""
+        scale = self.deals_in_game / NUM_PLAYERS
+        return {k: v * scale if k.startswith("points_deal_") else float(v) for k, v in self.counters.items()}
+
+
+Seconds.STATE = SecondsState
+
+__all__ = ["COMPASS", "DEALS", "OVER", "Seconds", "SecondsState", "deal_scores", "mate_position", "second_index",
+           "second_winners"]
