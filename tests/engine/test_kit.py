@@ -124,3 +124,39 @@ def test_an_observation_shares_no_list_with_the_state() -> None:
         obs["tricks"][0]["cards"].append("vandal")
         obs["tricks"][0]["seats"].clear()
     assert (repr(state.observation(None)), repr(state.observation(0))) == before
+
+
+class Redealt(Named):
+    """Named, with every shuffled deal that sets the 10C aside thrown in (``redeal``)."""
+
+    id = "kit-test-redealt"
+
+
+class RedealtState(NamedState):
+    def redeal(self, hands: list[int]) -> bool:
+        self.thrown_in = getattr(self, "thrown_in", 0) + (parse_card("10C") in self.aside)
+        return parse_card("10C") in self.aside
+
+
+Redealt.STATE = RedealtState
+
+
+def test_a_shuffled_deal_the_rules_void_is_shuffled_and_dealt_again_before_any_event() -> None:
+    ten = parse_card("10C")
+    thrown = 0
+    for seed in range(40):
+        state = Redealt().new_state(seed, dealer=2)
+        assert isinstance(state, RedealtState)
+        assert ten not in state.aside and any(h >> ten & 1 for h in state.hands)
+        assert [e.kind for e in state.events] == ["round", "deal", "deal", "deal"]  # one deal shown
+        thrown += state.thrown_in
+        again = Redealt().new_state(seed, dealer=2)  # same seed, same redeals, same deal
+        assert again.hands == state.hands and again.aside == state.aside
+    assert thrown > 0  # a third of shuffles set it aside: some deals were thrown in
+
+
+def test_an_explicit_deal_is_never_redealt() -> None:
+    deal = {"hands": [["2C", "3C"], ["4C", "5C"], ["6C", "7C"]], "aside": ["10C", "9C", "8C"]}
+    state = Redealt().new_state(1, dealer=2, deals=[deal])
+    assert isinstance(state, RedealtState)
+    assert sorted(state.aside) == sorted(parse_card(c) for c in ("8C", "9C", "10C"))

@@ -366,6 +366,13 @@ class TrickState(State):
                           piles: dict[str, list[int]]) -> None:
         """Check the game's own keys of an explicit deal (``DEAL_EXTRAS``); raise ValueError."""
 
+    def redeal(self, hands: list[int]) -> bool:
+        """True throws a shuffled deal in (the dealt piles are set, ``hands`` not yet): the whole
+        deck is shuffled and dealt again, before any event, for a deal the rules void (Good Cop's
+        two turned jokers).  Explicit deals are never redealt: refuse such a deal in
+        ``check_deal_extras``."""
+        return False
+
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         """The round's own setup after the deal; ``deal`` is the explicit deal, if any."""
         self.phase = PLAY
@@ -488,18 +495,21 @@ class TrickState(State):
             for p, _ in piles:
                 setattr(self, p.name, card_list(deal[p.name])[::-1])  # listed top first
         else:
-            deck = list(game.deck)
-            self.rng.shuffle(deck)
-            hands = []
-            for i in range(n):
-                m = 0
-                for c in deck[i * size:(i + 1) * size]:
-                    m |= 1 << c
-                hands.append(m)
-            at = n * size
-            for p, k in piles:
-                setattr(self, p.name, deck[at:at + k])
-                at += k
+            while True:
+                deck = list(game.deck)
+                self.rng.shuffle(deck)
+                hands = []
+                for i in range(n):
+                    m = 0
+                    for c in deck[i * size:(i + 1) * size]:
+                        m |= 1 << c
+                    hands.append(m)
+                at = n * size
+                for p, k in piles:
+                    setattr(self, p.name, deck[at:at + k])
+                    at += k
+                if not self.redeal(hands):
+                    break
         for p, _ in piles:
             if p.face_down:
                 setattr(self, p.face_down, [False] * len(getattr(self, p.name)))
