@@ -35,7 +35,7 @@ from torite.engine.base import Game, OptionSpec
 from torite.engine.registry import game_class
 from torite.server.markdown import to_html
 
-GAMES = ("trick-of-the-dead", "kaedama")
+GAMES = ("trick-of-the-dead", "kaedama", "seconds")
 LANGS = ("en", "ja")
 
 WORDS: dict[str, int] = {
@@ -156,7 +156,7 @@ def option_rows(text: str) -> dict[str, dict[str, Any]]:
     default_col = next(i for i, h in enumerate(header) if h.lower() in DEFAULT_HEADER)
     out: dict[str, dict[str, Any]] = {}
     for row in rows:
-        m = re.fullmatch(r"`([a-z_]+)`", row[0])
+        m = re.fullmatch(r"`([a-z_][a-z0-9_]*)`", row[0])
         assert m, f"an options row must start with the option name in backticks: {row[0]!r}"
         out[m.group(1)] = {"default": row[default_col], "row": row, "text": " | ".join(row)}
     return out
