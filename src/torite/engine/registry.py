@@ -12,6 +12,7 @@ from torite.engine.base import Game, OptionError
 _GAMES: dict[str, str] = {
     "trick-of-the-dead": "torite.games.trick_of_the_dead.rules:TrickOfTheDead",
     "kaedama": "torite.games.kaedama.rules:Kaedama",
+    "good-cop": "torite.games.good_cop.rules:GoodCop",
     "seconds": "torite.games.seconds.rules:Seconds",
 }
 
