@@ -211,7 +211,7 @@ class GoodCopState(TrickState):
         self.counters["lone_good_cop"] += lone
         self.counters["good_team_wins"] += scores[good[0]] > scores[bad[0]]
         return {"tricks": list(self.tricks_won), "penalty_cards": list(self.penalties), "nets": nets,
-                "good": good, "bad": bad, "lone": lone}
+                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit
