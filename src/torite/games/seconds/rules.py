@@ -35,8 +35,8 @@ COMPASS: Final = "NESW"  # compass position p = (seat - north) % 4, clockwise fr
 
 #: the deal kinds of each edition, in schedule order
 DEALS: Final = {"classic": 7, "2021": 8}
-PARTNER_DEALS: Final = (1, 2, 3)
-HALF_PARTNER_DEALS: Final = (4, 5)
+#: deal kind -> what the labels call its arrangement
+ARRANGEMENTS: Final = ("", "partners", "partners", "partners", "left", "right", "win", "lose", "exact3")
 
 
 def mate_position(kind: int, pos: int) -> int:
@@ -101,10 +101,7 @@ def second_winners(scores: Sequence[int], winner: str = "second") -> tuple[int, 
     total from the top (ruling S4; all of them when all totals are equal); with ``highest``
     every seat with the top total."""
     distinct = sorted(set(scores), reverse=True)
-    if winner == "second" and len(distinct) > 1:
-        target = distinct[1]
-    else:
-        target = distinct[0]
+    target = distinct[1] if winner == "second" and len(distinct) > 1 else distinct[0]
     return tuple(s for s, v in enumerate(scores) if v == target)
 
 
@@ -132,7 +129,9 @@ class Seconds(TrickGame):
         Field("deal_kind"),          # 1..8: the deal's place in the schedule
         Field("deals_in_game"),      # 7, or 8 with edition 2021
         Field("north"), Field("east"), Field("south"), Field("west"),  # seats by compass name
+        Field("arrangement", "str"),  # partners, left, right (half-partners), win, lose, exact3
         Field("mates", "list"),      # per seat: whose tricks multiply its own (-1: nobody)
+        Field("exact3", key="exact3_points"),
     )
 
     @property
@@ -149,6 +148,8 @@ class SecondsState(TrickState):
     south: int
     west: int
     mates: list[int]
+    arrangement: str
+    exact3: int
     tie_broken: bool  # set by trick_winner for trick_taken
 
     def setup_options(self) -> None:
@@ -156,11 +157,12 @@ class SecondsState(TrickState):
         self.deals_in_game = DEALS[opts["edition"]]
         self.tie_mode: str = opts["tie_mode"]
         self.winner_rule: str = opts["winner"]
-        self.exact3: int = opts["exact3_points"]
+        self.exact3 = opts["exact3_points"]
 
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.phase = PLAY
         self.deal_kind = kind = self.round_no % self.deals_in_game + 1
+        self.arrangement = ARRANGEMENTS[kind]
         self.north = north = (self.dealer - self.round_no) % NUM_PLAYERS
         self.east, self.south, self.west = ((north + p) % NUM_PLAYERS for p in (1, 2, 3))
         mates = [-1] * NUM_PLAYERS
@@ -170,7 +172,8 @@ class SecondsState(TrickState):
                 mates[(north + pos) % NUM_PLAYERS] = (north + m) % NUM_PLAYERS
         self.mates = mates
         self.events.append(Event("arrangement", -1, {
-            "deal": kind, "deals": self.deals_in_game, "mates": list(mates), "exact3_points": self.exact3,
+            "deal": kind, "deals": self.deals_in_game, "arrangement": self.arrangement, "dealer": self.dealer,
+            "mates": list(mates), "exact3_points": self.exact3,
             "north": north, "east": self.east, "south": self.south, "west": self.west}))
 
     # --------------------------------------------------------------- tricks and scoring
@@ -196,6 +199,17 @@ class SecondsState(TrickState):
         self.counters[f"points_deal_{kind}"] += sum(points)
         return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates)}
 
+    def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
+        """The reader's own partner or half-partner (``your_mate``: whose tricks multiply its
+        own) and, the relation being one-way, whose score its tricks multiply (``your_backer``);
+        None for a spectator or a deal without partners.  Derived from public fields."""
+        mate = backer = None
+        if seat is not None and 0 <= seat < NUM_PLAYERS and self.mates[seat] >= 0:
+            mate = self.mates[seat]
+            backer = self.mates.index(seat)
+        obs["your_mate"] = mate
+        obs["your_backer"] = backer
+
     def game_over(self) -> bool:
         if self.max_rounds is not None and len(self.round_scores) >= self.max_rounds:
             return True
@@ -216,5 +230,5 @@ class SecondsState(TrickState):
 
 Seconds.STATE = SecondsState
 
-__all__ = ["COMPASS", "DEALS", "OVER", "Seconds", "SecondsState", "deal_scores", "mate_position", "second_index",
-           "second_winners"]
+__all__ = ["ARRANGEMENTS", "COMPASS", "DEALS", "OVER", "Seconds", "SecondsState", "deal_scores", "mate_position",
+           "second_index", "second_winners"]
