@@ -27,6 +27,7 @@ from typing import Any
 from torite.cards import SUIT_MASKS, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
+from torite.engine.kit import TrickState
 from torite.games.seconds.rules import second_index
 
 
@@ -95,6 +96,7 @@ class SecondsBot(Bot):
         order = [*seats, me, *after]
         for _ in range(self.samples):
             world = det.sample(rng)
+            assert isinstance(world, TrickState)
             hands = world.hands
             for i, c in enumerate(cards):
                 trick = [*played, c]
