@@ -238,8 +238,9 @@ class TrickGame(Game):
         raise NotImplementedError
 
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
-                  max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = ()) -> TrickState:
-        return self.STATE(self, seed, dealer, max_rounds, deals)
+                  max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
+                  first_round: int = 0) -> TrickState:
+        return self.STATE(self, seed, dealer, max_rounds, deals, first_round)
 
     def determinizer(self, obs: Mapping[str, Any]) -> KitDeterminizer:
         return KitDeterminizer(self, obs)
@@ -285,7 +286,7 @@ class TrickState(State):
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
     _COMMON_LISTS: ClassVar[tuple[str, ...]] = (
         "scores", "round_scores", "events", "hands", "trick", "trick_seats", "voids", "history",
-        "round_points", "tricks_won", "taken")
+        "round_points", "tricks_won")
     #: phase -> (legal, apply, quick) functions, from ``legal_<phase>``, ``apply_<phase>`` and the
     #: optional ``is_legal_<phase>(seat, action)``: a fast legality test (True must mean
     #: ``action in legal_<phase>(seat)``; on False the kit checks the list and explains)
@@ -293,6 +294,7 @@ class TrickState(State):
                                       Callable[..., bool] | None]]] = {}
     _PLAYED_HOOK: ClassVar[bool] = False
     _AFTER_HOOK: ClassVar[bool] = False
+    _ROUND_HOOK: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -308,6 +310,7 @@ class TrickState(State):
         # hooks left at their defaults are not called on the hot path
         cls._PLAYED_HOOK = cls.card_played is not TrickState.card_played
         cls._AFTER_HOOK = cls.after_play is not TrickState.after_play
+        cls._ROUND_HOOK = cls.round_over is not TrickState.round_over
 
     n: int
     seed: int | None
@@ -325,7 +328,6 @@ class TrickState(State):
     history: list[dict[str, Any]]
     round_points: list[int]
     tricks_won: list[int]
-    taken: list[int]  # per seat, the cards of the tricks it won this round
     leader: int
     led: int
     phase: str
@@ -333,13 +335,15 @@ class TrickState(State):
     pending: int
 
     def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
-                 deals: Sequence[Mapping[str, Any]]) -> None:
+                 deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
         self.game = game
         self.n = n = game.num_players
         self.seed = seed
         self.rng = random.Random(seed)
         if max_rounds is not None and max_rounds < 1:
             raise ValueError("max_rounds must be at least 1")
+        if type(first_round) is not int or first_round < 0:
+            raise ValueError("first_round must be a round number from 0")
         self.max_rounds = max_rounds
         self.setup_options()
         self.deals = [dict(d) for d in deals]
@@ -350,7 +354,7 @@ class TrickState(State):
         elif not 0 <= dealer < n:
             raise ValueError(f"dealer must be a seat from 0 to {n - 1}")
         self.dealer = dealer
-        self.round_no = -1
+        self.round_no = first_round - 1
         self.scores = [0] * n
         self.round_scores = []
         self.events = []
@@ -481,10 +485,11 @@ class TrickState(State):
     def start_round(self) -> None:
         game, n = self.game, self.n
         self.round_no += 1
-        if self.round_no > 0:
+        played = len(self.round_scores)  # rounds played by this state (it may start at a later round)
+        if played:
             self.dealer = (self.dealer + 1) % n
         size = game.hand_size
-        deal = self.deals[self.round_no] if self.round_no < len(self.deals) else None
+        deal = self.deals[played] if played < len(self.deals) else None
         piles = game.dealt_piles()
         for p in game.PILES:
             setattr(self, p.name, [])
@@ -522,7 +527,6 @@ class TrickState(State):
         self.history = []
         self.round_points = [0] * n
         self.tricks_won = [0] * n
-        self.taken = [0] * n
         self.pending = 0
         self._clear_trick()
         self.events.append(Event("round", -1, {"round": self.round_no, "dealer": self.dealer}))
@@ -531,9 +535,9 @@ class TrickState(State):
         self.start_round_hook(deal)
 
     def _clear_trick(self) -> None:
-        n = self.n
+        n, d = self.n, self.__dict__
         for attr, value in self.game._SLOT_RESET:
-            setattr(self, attr, [value] * n)
+            d[attr] = [value] * n
         self.clear_trick_hook()
 
     def play_card(self, seat: int, card: int) -> None:
@@ -573,12 +577,9 @@ class TrickState(State):
         self.round_points[winner] += pts
         self.tricks_won[winner] += 1
         trick = self.trick
-        won = 0
-        for c in trick:
-            won |= 1 << c
-        self.taken[winner] |= won
-        if "tricks" in self.counters:
-            self.counters["tricks"] += 1
+        counters = self.counters
+        if "tricks" in counters:
+            counters["tricks"] += 1
         record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
                                   "cards": [card_str(c) for c in trick],
                                   "led": SUITS[self.led] if self.led >= 0 else None,
@@ -598,7 +599,7 @@ class TrickState(State):
         self._clear_trick()
         self.phase = PLAY
         self.leader = self.turn = winner
-        if self.round_over():
+        if self.round_over() if self._ROUND_HOOK else not all(self.hands):
             self.end_round()
 
     def end_round(self) -> None:
@@ -619,14 +620,10 @@ class TrickState(State):
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
-        if phase == PLAY:
-            return (self.turn,)
-        if phase == OVER:
-            return ()
         if phase in self.game.SIMULTANEOUS:
             p = self.pending
             return tuple(s for s in range(self.n) if p >> s & 1)
-        return (self.turn,)
+        return () if phase == OVER else (self.turn,)
 
     def is_over(self) -> bool:
         return self.phase == OVER
@@ -644,11 +641,12 @@ class TrickState(State):
         return seat == self.turn and type(seat) is int and phase != OVER
 
     def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == PLAY:  # the hot path: most decisions are cards to play
+        phase = self.phase
+        if phase == PLAY:  # the hot path: most decisions are cards to play
             return play_actions(self.playable(seat)) if seat == self.turn else []
         if not self._may_decide(seat):
             return []
-        return self._PHASES[self.phase][0](self, seat)
+        return self._PHASES[phase][0](self, seat)
 
     def apply(self, seat: int, action: Action) -> None:
         """The one legality check, then the phase's ``apply_<phase>``; a refused action raises
@@ -660,6 +658,11 @@ class TrickState(State):
                     or not cards & self.hands[seat] or not cards & self.playable(seat)):
                 self._refuse_play(seat, action)
             self.play_card(seat, cards.bit_length() - 1)
+            return
+        entry = self._PHASES.get(phase)
+        if (entry is not None and entry[2] is not None and seat == self.turn and type(seat) is int
+                and phase not in self.game.SIMULTANEOUS and entry[2](self, seat, action)):
+            entry[1](self, seat, action)  # a sequential decision that passed its fast test
             return
         if phase == OVER:
             raise IllegalAction("the game is over")
@@ -816,6 +819,14 @@ class TrickState(State):
         self.observe_extra(seat, obs)
         return obs
 
+    @property
+    def taken(self) -> list[int]:
+        """Per seat, the cards of the tricks it won this round (from the trick history)."""
+        won = [0] * self.n
+        for t in self.history:
+            won[t["winner"]] |= mask_of_texts(t["cards"])
+        return won
+
     def known_cards(self, seat: int | None) -> int:
         """Every card whose identity ``seat`` (``None``: a spectator) may know now."""
         n = self.n
@@ -853,7 +864,7 @@ class TrickState(State):
         for p in self.game.PILES:
             places[p.name] = sum(1 << c for c in getattr(self, p.name))
         places["trick"] = sum(1 << c for c in self.trick)
-        places["won"] = sum(self.taken)
+        places["won"] = sum(self.taken)  # the tricks' cards: out of play
         return places
 
 
@@ -1017,9 +1028,6 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
     st.history = [dict(t) for t in obs["tricks"]]
     st.round_points = list(obs["round_points"])
     st.tricks_won = list(obs["tricks_won"])
-    st.taken = [0] * n
-    for t in obs["tricks"]:
-        st.taken[t["winner"]] |= mask_of_texts(t["cards"])
     st.turn = obs["turn"] if obs["turn"] is not None else obs["leader"]
     st.pending = sum(1 << s for s in obs["to_act"]) if obs["phase"] in game.SIMULTANEOUS else 0
     st.setup_options()

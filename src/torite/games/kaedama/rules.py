@@ -27,6 +27,10 @@ DECK_36: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(5, 14))  
 DECK_40: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(4, 14))  # 4..K: double (ruling D1)
 
 PLAYING, KAEDAMA = PLAY, "kaedama"
+#: STRENGTH[trump][led][card]: a trump beats the led suit, which beats the rest (-1, never wins)
+STRENGTH: Final = tuple(tuple(tuple(16 + c % 13 if c // 13 == t else c % 13 if c // 13 == led else -1
+                                    for c in range(52)) for led in range(4)) for t in range(4))
+NO_DOWN: Final = (False,) * 8
 
 # What every seat knows about where the turned trump card is (``turned_card_at``).
 T_SHUFFLED = "shuffled"  # shuffled back into the stock (with blind it may since lie face down)
@@ -157,21 +161,12 @@ class KaedamaState(TrickState):
         """Trick position of the card winning now: highest trump, else highest of the led suit
         (ruling L1: the led suit is the original lead's), else the leader (ruling L2).  With
         ``face_up_only`` the face-down cards count as absent (blind)."""
-        trick = self.trick
-        trump, led, down = self.trump, self.led, self.down
+        rank = STRENGTH[self.trump][self.led]
+        down = self.down if face_up_only else NO_DOWN
         best, best_val = 0, -1
-        for i in range(len(trick)):
-            if face_up_only and down[i]:
-                continue
-            c = trick[i]
-            s = c // 13
-            if s == trump:
-                v = 16 + c % 13
-            elif s == led:
-                v = c % 13
-            else:
-                continue
-            if v > best_val:
+        for i, c in enumerate(self.trick):
+            v = rank[c]
+            if v > best_val and not down[i]:
                 best, best_val = i, v
         return best
 
@@ -196,15 +191,19 @@ class KaedamaState(TrickState):
     def _may_replace(self, pos: int) -> bool:
         return bool(self.stock) and (self.reverse or self.win_position(self.blind) != pos)
 
-    def _next_decider(self, pos: int) -> None:
-        while pos < NUM_PLAYERS:
-            if self._may_replace(pos):
+    def _next_decider(self, start: int) -> None:
+        """The first trick position from ``start`` that may replace decides (the trick does not
+        change while the positions are looked at, so its winner is found once)."""
+        if self.stock:
+            winning = -1 if self.reverse else self.win_position(self.blind)
+            for pos in range(start, NUM_PLAYERS):
+                if pos == winning:
+                    continue
                 self.k_pos = pos
                 self.k_step = 0
                 self.turn = self.trick_seats[pos]
                 self.events.append(Event("kaedama_turn", self.turn, {"step": 1}))
                 return
-            pos += 1
         self._finish_kaedama()
 
     def _replace(self, pos: int) -> None:
