@@ -1,7 +1,8 @@
 """Duplicate evaluation of bots: the same deals, every seating, paired statistics.
 
-Every *deal* is one seeded single round (``game.new_state(seed, dealer=…, max_rounds=1)``,
-the dealer rotating with the deal number).  A deal is played once for each *seating*, so the
+Every *deal* is one seeded single round (``game.new_state(seed, dealer=…, max_rounds=1,
+first_round=…)``, the dealer rotating with the deal number, which is also the round's number, so
+a game whose rounds differ by number plays them in turn).  A deal is played once for each *seating*, so the
 luck of the cards falls on every bot alike and cancels in the comparisons.
 
 Seatings.  A seating gives every seat a bot; the seatings used are all the assignments of the
@@ -65,12 +66,13 @@ class DealResult:
 
 
 def play_round(game: Game, names: Sequence[str], deal_seed: int, dealer: int, bot_seed: int,
-               times: list[list[float]] | None = None, owners: Sequence[int] | None = None) -> tuple[int, ...]:
+               times: list[list[float]] | None = None, owners: Sequence[int] | None = None,
+               first_round: int = 0) -> tuple[int, ...]:
     """Play one single-round deal between named bots; returns the round's points by seat.
 
     With ``times`` and ``owners`` (seat → bot index), each decision's wall time of ``act`` is
     appended to ``times[owners[seat]]``."""
-    state = game.new_state(deal_seed, dealer=dealer, max_rounds=1)
+    state = game.new_state(deal_seed, dealer=dealer, max_rounds=1, first_round=first_round)
     players = {s: make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)}
     if times is not None and owners is not None:
         sink, owner = times, owners
@@ -98,7 +100,7 @@ def _run_deal(job: _Job) -> DealResult:
     for j, seating in enumerate(seatings(len(bots), n)):
         names = [bots[b] for b in seating]
         bot_seed = derive_seed(seed, "arena-bots", index, j)
-        points.append(play_round(game, names, deal_seed, index % n, bot_seed, times, seating))
+        points.append(play_round(game, names, deal_seed, index % n, bot_seed, times, seating, index))
     return DealResult(index, points, times)
 
 

@@ -9,6 +9,7 @@ Format (version 1)::
       "seed": 42,                               # drives every chance event not fixed by deals
       "dealer": 0,                              # optional: first dealer (else from the seed)
       "max_rounds": null,                       # optional: stop after this many rounds
+      "first_round": 0,                         # optional: the number of the first round (0)
       "deals": [ {...}, ... ],                  # optional: explicit deals, round by round
       "seats": ["you", "bot:normal", "bot:random"],
       "actions": [{"seat": 1, "action": "bury QC KC"}, {"seat": 1, "action": "play 10D"}, ...],
@@ -50,6 +51,7 @@ class Record:
     max_rounds: int | None = None
     deals: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    first_round: int = 0
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
@@ -58,6 +60,8 @@ class Record:
             d["dealer"] = self.dealer
         if self.max_rounds is not None:
             d["max_rounds"] = self.max_rounds
+        if self.first_round:  # absent at 0, so records of whole games keep their form
+            d["first_round"] = self.first_round
         if self.deals:
             d["deals"] = self.deals
         d["seats"] = self.seats
@@ -110,11 +114,14 @@ class Record:
             v = d.get(key)
             if v is not None and (not isinstance(v, int) or isinstance(v, bool)):
                 raise RecordError(f"{key!r} must be an integer or null")
+        first = d.get("first_round", 0)
+        if not isinstance(first, int) or isinstance(first, bool) or first < 0:
+            raise RecordError("'first_round' must be an integer from 0")
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
         return cls(d["game"], dict(opts), seed, list(d["seats"]), actions, d.get("dealer"),
-                   d.get("max_rounds"), list(deals), result)
+                   d.get("max_rounds"), list(deals), result, first)
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
@@ -137,16 +144,17 @@ class Record:
             raise RecordError(f"{len(self.seats)} seats for a {game.num_players}-player game")
         try:
             state = game.new_state(self.seed, dealer=self.dealer, max_rounds=self.max_rounds,
-                                   deals=self.deals)
+                                   deals=self.deals, first_round=self.first_round)
         except ValueError as e:
             raise RecordError(str(e)) from None
         return game, state
 
 
 def start_record(game: Game, seed: int | None, seats: Sequence[str], *, dealer: int | None = None,
-                 max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = ()) -> Record:
+                 max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
+                 first_round: int = 0) -> Record:
     return Record(game.id, dict(game.options), seed, list(seats), [], dealer, max_rounds,
-                  [dict(x) for x in deals])
+                  [dict(x) for x in deals], None, first_round)
 
 
 def replay(record: Record, *, check_result: bool = True) -> State:

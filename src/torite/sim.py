@@ -40,14 +40,14 @@ class UnitResult:
 
 def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = None,
          max_rounds: int | None = None, keep_record: bool = False,
-         bot_seed: int | None = None) -> tuple[State, Record | None, int]:
+         bot_seed: int | None = None, first_round: int = 0) -> tuple[State, Record | None, int]:
     """Play one game between named bots; returns the final state, its record, and the number
     of actions taken."""
-    state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds)
+    state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds, first_round=first_round)
     base = seed if bot_seed is None else bot_seed
     players = {s: make_bot(name, game, s, derive_seed(base, "bot", s)) for s, name in enumerate(bots)}
     rec = start_record(game, seed, [f"bot:{b}" for b in bots], dealer=dealer,
-                       max_rounds=max_rounds) if keep_record else None
+                       max_rounds=max_rounds, first_round=first_round) if keep_record else None
     on_action: Callable[[int, Action, float], None] | None = None
     if rec is not None:
         log = rec.actions
@@ -69,8 +69,9 @@ def _run_unit(job: _Job) -> UnitResult:
     game = make_game(game_id, options)
     unit_seed = derive_seed(seed, mode, index)
     if mode == "rounds":
+        # round ``index`` of a game, so games whose rounds differ by number play them in turn
         state, rec, actions = play(game, bots, unit_seed, dealer=index % game.num_players,
-                                   max_rounds=1, keep_record=keep)
+                                   max_rounds=1, keep_record=keep, first_round=index)
     else:
         state, rec, actions = play(game, bots, unit_seed, keep_record=keep)
     res = state.result()
@@ -81,7 +82,8 @@ def _run_unit(job: _Job) -> UnitResult:
 def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, rounds: int | None = None,
              games: int | None = None, seed: int = 0, jobs: int = 1, records: str | Path | None = None,
              progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """Play ``rounds`` single rounds (dealer rotating) or ``games`` whole games; summarize."""
+    """Play ``rounds`` single rounds (dealer rotating, single round ``i`` played as round ``i``
+    of a game: ``first_round=i``) or ``games`` whole games; summarize."""
     if (rounds is None) == (games is None):
         raise ValueError("give exactly one of rounds or games")
     count = rounds if rounds is not None else games

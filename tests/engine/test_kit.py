@@ -160,3 +160,28 @@ def test_an_explicit_deal_is_never_redealt() -> None:
     state = Redealt().new_state(1, dealer=2, deals=[deal])
     assert isinstance(state, RedealtState)
     assert sorted(state.aside) == sorted(parse_card(c) for c in ("8C", "9C", "10C"))
+
+
+def test_a_state_may_start_at_a_later_round_with_that_rounds_dealer_and_its_own_deals_first() -> None:
+    """``first_round``: the simulator's single round ``i`` is round ``i`` of a game, so a game
+    whose rounds differ by number (a schedule) plays them in turn; ``dealer`` deals that round,
+    the dealer passes on from it, and explicit deals are used from the state's first round."""
+    other = {"hands": [["2C", "4C"], ["3C", "5C"], ["6C", "7C"]], "aside": ["8C", "9C", "10C"]}
+    state = Named().new_state(1, dealer=2, deals=[HANDS, other], first_round=5)
+    obs = state.observation(0)
+    assert (state.round_no, obs["round"], obs["dealer"], obs["hand"]) == (5, 5, 2, ["2C", "3C"])
+    state.apply_text(0, "name 8C")
+    while state.rounds_played == 0:
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    obs = state.observation(0)
+    assert (obs["round"], obs["dealer"], obs["hand"], state.rounds_played) == (6, 0, ["2C", "4C"], 1)
+    plain = Named().new_state(1, dealer=2, deals=[HANDS])
+    assert plain.observation(0)["round"] == 0
+    for bad in (-1, 1.5, True):
+        try:
+            Named().new_state(1, first_round=bad)  # type: ignore[arg-type]
+        except ValueError as e:
+            assert "first_round" in str(e)
+        else:
+            raise AssertionError(f"first_round={bad!r} was accepted")

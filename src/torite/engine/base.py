@@ -214,12 +214,16 @@ class Game(ABC):
 
     @abstractmethod
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
-                  max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = ()) -> State:
+                  max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
+                  first_round: int = 0) -> State:
         """A fresh game.
 
         ``seed`` drives every chance event; ``dealer`` fixes the first dealer (else drawn from
         the seed); ``max_rounds`` stops the game after that many rounds (the simulator's single
-        rounds); ``deals`` gives explicit deals for the first rounds, in order.
+        rounds); ``deals`` gives explicit deals for the first rounds, in order.  ``first_round``
+        is the number of the state's first round (0: the game's first): the simulator's and the
+        arena's single rounds pass their index, so a game whose rounds differ by their number
+        (Seconds' schedule of deals) plays them in turn; ``dealer`` is that round's dealer.
         """
 
     @abstractmethod
