@@ -177,8 +177,9 @@ THE_CARD = "the card"
 @dataclass(frozen=True)
 class TrickSlot:
     """A per-card attribute of the current trick: a list indexed by trick position (one item
-    per seat, ``default`` until set; ``THE_CARD``: set to the card played there), renewed with
-    every trick, which observations show in each trick entry under ``key``."""
+    per seat, ``default`` until set; ``THE_CARD``: the card played there until the game sets
+    another, e.g. the card first played when it is replaced), renewed with every trick, which
+    observations show in each trick entry under ``key``."""
 
     attr: str
     key: str
@@ -207,19 +208,20 @@ class TrickGame(Game):
     #: explicit-deal keys besides ``hands`` and the dealt piles (checked by ``check_deal``)
     DEAL_EXTRAS: ClassVar[tuple[str, ...]] = ()
 
-    _SLOT_CARD: ClassVar[tuple[str, ...]] = ()
+    _SLOT_CARD: ClassVar[tuple[tuple[str, str], ...]] = ()
     _SLOT_RESET: ClassVar[tuple[tuple[str, Any], ...]] = ()
     _SLOT_PLAIN: ClassVar[tuple[tuple[str, str], ...]] = ()
     _SLOT_ENCODE: ClassVar[tuple[tuple[str, str, Encode], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls._SLOT_CARD = tuple(t.attr for t in cls.TRICK_SLOTS if t.default is THE_CARD)
+        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default is THE_CARD)
         cls._SLOT_RESET = tuple((t.attr, -1 if t.default is THE_CARD else t.default) for t in cls.TRICK_SLOTS)
         # a finished trick's slots are all set: cards encode without the -1 check
         cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if KINDS[t.kind][0] is _same)
         cls._SLOT_ENCODE = tuple((t.attr, t.key, card_str if t.kind == "card" else KINDS[t.kind][0])
-                                 for t in cls.TRICK_SLOTS if KINDS[t.kind][0] is not _same)
+                                 for t in cls.TRICK_SLOTS if KINDS[t.kind][0] is not _same
+                                 and t.default is not THE_CARD)
 
     @property
     def num_players(self) -> int:
@@ -551,8 +553,6 @@ class TrickState(State):
             self.voids[seat] |= 1 << self.led
         trick.append(card)
         self.trick_seats.append(seat)
-        for attr in self.game._SLOT_CARD:
-            getattr(self, attr)[len(trick) - 1] = card
         data = self.card_played(seat, card) if self._PLAYED_HOOK else {"card": card_str(card)}
         self.events.append(_event(Event, ("play", seat, data, ALL_SEATS)))
         if self._AFTER_HOOK and self.after_play(seat, card):
@@ -590,6 +590,8 @@ class TrickState(State):
             record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
         for attr, key, enc in game._SLOT_ENCODE:
             record[key] = [enc(x) for x in getattr(self, attr)[:k]]
+        for attr, key in game._SLOT_CARD:
+            record[key] = [card_str(v if v >= 0 else c) for v, c in zip(getattr(self, attr), trick)]
         self.trick_taken(win, winner, record)
         self.history.append(record)
         self.events.append(_event(Event, ("trick", winner, record, ALL_SEATS)))
@@ -792,7 +794,10 @@ class TrickState(State):
         for i, (s, c) in enumerate(zip(self.trick_seats, self.trick)):
             entry: dict[str, Any] = {"seat": s, "card": None if self.trick_down(i) else card_str(c)}
             for slot in slots:
-                entry[slot.key] = KINDS[slot.kind][0](getattr(self, slot.attr)[i])
+                value = getattr(self, slot.attr)[i]
+                if slot.default is THE_CARD and value < 0:
+                    value = c
+                entry[slot.key] = KINDS[slot.kind][0](value)
             trick.append(entry)
         obs["trick"] = trick
         for p in game.PILES:

@@ -214,6 +214,8 @@ class KaedamaState(TrickState):
         new = self.stock.pop()
         self.out.append(old)
         self.out_down.append(old_down)  # a face-down card replaced again goes out face down (K4)
+        if self.played[pos] < 0:
+            self.played[pos] = old  # the card first played there
         self.trick[pos] = new
         self.drawn[pos] = True
         self.down[pos] = self.blind
