@@ -1,9 +1,8 @@
 """Trick of the Dead, exactly as ``rules.en.md`` (and ``shared/rules/trick-of-the-dead.md``) says.
 
-A game on the kit (``torite.engine.kit``): the hands and the graveyard (a list whose last item
-is its top card) are dealt and shown by the kit from the declarations below.  A decision is one
-action: ``bury`` (two cards, all seats at once), ``play``, ``trump`` (the first joker's
-declaration), ``call`` (the suit a led joker asks for).
+On the kit (``torite.engine.kit``), which deals and shows the hands and the graveyard (a list,
+its last item on top) as declared below.  A decision is one action: ``bury`` (two cards, all
+seats at once), ``play``, ``trump`` (the first joker's), ``call`` (the suit a led joker asks for).
 """
 
 from __future__ import annotations
