@@ -32,19 +32,19 @@ def test_a_partnership_deal_shows_both_sides_and_your_partner() -> None:
     st = at_deal(2)  # N + E against S + W
     r = rows(st, S)
     assert r["this deal"] == "partners Ann + Ben against Cat + Dan"
-    assert r["your partner"].startswith("Dan: ")
+    assert r["your partner"] == "Dan (your score: your tricks × Dan's tricks)"
     assert r["score this deal"] == "own tricks × partner's tricks"
     ja = rows(st, S, "ja")
-    assert ja["このディール"] == "パートナー：Ann＋Ben 対 Cat＋Dan" and ja["あなたのパートナー"].startswith("Dan：")
+    assert ja["このディール"] == "パートナー：Ann＋Ben 対 Cat＋Dan" and ja["あなたのパートナー"].startswith("Dan（")
 
 
 def test_a_half_partner_deal_shows_the_one_way_relation_to_each_player() -> None:
     st = at_deal(4)  # left neighbours: N x E, E x S, S x W, W x N
     r = rows(st, E)
     assert "Ann × Ben, Ben × Cat, Cat × Dan, Dan × Ann" in r["this deal"]
-    assert r["your half-partner"] == "Cat: your score is your tricks × Cat's tricks; your tricks count for Ann"
+    assert r["your half-partner"] == "Cat (your score: your tricks × Cat's tricks); your tricks also count for Ann"
     right = rows(at_deal(5), E)  # right neighbours: East's is North, and South counts East's tricks
-    assert right["your half-partner"] == "Ann: your score is your tricks × Ann's tricks; your tricks count for Cat"
+    assert right["your half-partner"] == "Ann (your score: your tricks × Ann's tricks); your tricks also count for Cat"
     assert "あなたのハーフパートナー" in rows(st, E, "ja")
 
 
@@ -53,6 +53,14 @@ def test_deals_without_partners_say_what_they_pay_and_show_no_partner() -> None:
         r = rows(at_deal(kind), N)
         assert r["score this deal"] == pays
         assert "your partner" not in r and "your half-partner" not in r
+
+
+def test_the_table_says_which_total_wins_the_game() -> None:
+    assert rows(at_deal(1), 0)["game won by"] == "the second-highest total"
+    st = Seconds({"winner": "highest"}).new_state(1)
+    assert isinstance(st, SecondsState)
+    assert rows(st, 0)["game won by"] == "the highest total"
+    assert rows(st, 0, "ja")["ゲームの勝者"] == "累計点が最も高い人"
 
 
 def test_a_spectator_sees_the_arrangement_but_no_partner_of_its_own() -> None:

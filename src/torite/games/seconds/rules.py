@@ -132,6 +132,7 @@ class Seconds(TrickGame):
         Field("arrangement", "str"),  # partners, left, right (half-partners), win, lose, exact3
         Field("mates", "list"),      # per seat: whose tricks multiply its own (-1: nobody)
         Field("exact3", key="exact3_points"),
+        Field("winner_rule", "str"),  # second or highest: who wins the game
     )
 
     @property
@@ -150,13 +151,14 @@ class SecondsState(TrickState):
     mates: list[int]
     arrangement: str
     exact3: int
+    winner_rule: str
     tie_broken: bool  # set by trick_winner for trick_taken
 
     def setup_options(self) -> None:
         opts = self.game.options
         self.deals_in_game = DEALS[opts["edition"]]
         self.tie_mode: str = opts["tie_mode"]
-        self.winner_rule: str = opts["winner"]
+        self.winner_rule = opts["winner"]
         self.exact3 = opts["exact3_points"]
 
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
