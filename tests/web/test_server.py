@@ -502,21 +502,29 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
     # a log line made by action k may name what that action made public: the card it played,
     # cards it turned up, every card of a trick it ended (all face up by then), and, when it
     # starts a round, the new hand and the newly turned card
-    hidden_for_line = [hidden]
-    event_step = [0] * len(state.events_for(0))
-    for k, (s, text) in enumerate(record.actions, start=1):
+    # per event seat 0 sees: the cards its log line may not name.  An action that ends a round
+    # also deals the next: its events up to the new round's "round" event are judged against
+    # the round they belong to, not against the new deal's hidden hands.
+    hidden_for_event: list[set[str]] = [hidden] * len(state.events_for(0))
+    for s, text in record.actions:
         n_events = len(state.events)
         state.apply_text(s, text)
         new_hidden, _ = _kaedama_hidden_from(state, 0)
         allowed = set(CARD.findall(text)) | (hidden - new_hidden) | {card_str(state.turned)}
         allowed |= {card_str(c) for c in iter_bits(state.hands[0])}
-        for e in state.events[n_events:]:
+        new_events = state.events[n_events:]
+        for e in new_events:
             if e.kind == "trick":
                 allowed |= set(e.data["cards"])
-        hidden_for_line.append((hidden - allowed) | (new_hidden - allowed))
+        new_round = any(e.kind == "round" for e in new_events)
+        judged = hidden - allowed if new_round else (hidden - allowed) | (new_hidden - allowed)
+        for e in new_events:
+            if e.kind == "round":
+                judged = (hidden - allowed) | (new_hidden - allowed)
+            if e.visible_to(0):
+                hidden_for_event.append(judged)
         hidden = new_hidden
         hidden_after.append(hidden)
-        event_step += [k] * (len(state.events_for(0)) - len(event_step))
     face_down_seen = False
     for m in (x for x in seen if is_state(x)):
         view = {k: v for k, v in m.items() if k != "log"}
@@ -524,7 +532,7 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         assert not leaked, f"after {m['n']} actions seat 0 was shown {leaked}"
         face_down_seen = face_down_seen or any(e.get("face_down") for e in m["obs"]["trick"])
         for line in m["log"]:
-            leaked = set(CARD.findall(all_langs(line))) & hidden_for_line[event_step[line["i"]]]
+            leaked = set(CARD.findall(all_langs(line))) & hidden_for_event[line["i"]]
             assert not leaked, f"log line {line['text']!r} showed seat 0 {leaked}"
     assert face_down_seen  # the game did draw blind cards while the seat was watching
 
