@@ -166,11 +166,13 @@ def mask_of(cards: Iterable[int]) -> int:
     return m
 
 
-def mask_of_texts(cards: Iterable[str]) -> int:
-    """A card mask from card texts (as observations and records carry them)."""
+def mask_of_texts(cards: Iterable[str | None]) -> int:
+    """A card mask from card texts (as observations and records carry them); ``None`` (a card
+    shown face down) is skipped."""
     m = 0
     for c in cards:
-        m |= 1 << parse_card(c)
+        if c is not None:
+            m |= 1 << parse_card(c)
     return m
 
 

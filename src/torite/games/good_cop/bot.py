@@ -19,21 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import JOKER1, JOKER2, SUIT_MASKS, parse_card
+from torite.cards import JOKER1, JOKER2, SUIT_MASKS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 from torite.games.good_cop.rules import SUITS, winning_index
 
 JOKERS = (JOKER1, JOKER2)
 ACE = 12
-
-
-def _mask(cards: Sequence[str | None]) -> int:
-    m = 0
-    for c in cards:
-        if c is not None:
-            m |= 1 << parse_card(c)
-    return m
 
 
 class GoodCopBot(Bot):
@@ -58,10 +50,10 @@ class _View:
         self.trump = SUITS.index(obs["trump"])
         self.penalty = SUITS.index(obs["penalty"])
         self.wild = obs["options"]["joker"] == "wild"
-        hand = _mask(obs["hand"])
-        seen = hand | _mask(obs["turned"])
+        hand = mask_of_texts(obs["hand"])
+        seen = hand | mask_of_texts(obs["turned"])
         for t in obs["tricks"]:
-            seen |= _mask(t["cards"])
+            seen |= mask_of_texts(t["cards"])
         self.trick: list[tuple[int, int]] = [(t["seat"], parse_card(t["card"])) for t in obs["trick"]]
         for _, c in self.trick:
             seen |= 1 << c

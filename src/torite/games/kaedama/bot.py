@@ -20,20 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, parse_card
+from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 from torite.games.kaedama.rules import DECK_36, DECK_40, PASS, REPLACE, SUITS
 
 _SUIT_OF = {s: i for i, s in enumerate(SUITS)}
-
-
-def _mask(cards: Sequence[str | None]) -> int:
-    m = 0
-    for c in cards:
-        if c is not None:
-            m |= 1 << parse_card(c)
-    return m
 
 
 def _val(card: int, trump: int, led: int) -> int:
@@ -64,11 +56,11 @@ class KaedamaBot(Bot):
         deck = 0
         for c in DECK_40 if obs["options"]["double"] else DECK_36:
             deck |= 1 << c
-        seen = _mask(obs["hand"]) | _mask(obs["out"])
+        seen = mask_of_texts(obs["hand"]) | mask_of_texts(obs["out"])
         for t in obs["tricks"]:
-            seen |= _mask(t["cards"])
+            seen |= mask_of_texts(t["cards"])
         for t in obs["trick"]:
-            seen |= _mask([t["played"], t["card"]])
+            seen |= mask_of_texts([t["played"], t["card"]])
         if obs["turned_card_at"] != "shuffled":
             seen |= 1 << parse_card(obs["turned_card"])
         return deck & ~seen
