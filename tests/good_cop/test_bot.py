@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from torite.engine.bot import Bot, RandomBot
+from torite.engine.driver import run
 from torite.engine.registry import make_game
 from torite.games.good_cop.bot import GoodCopBot
 from torite.games.good_cop.rules import GoodCop, GoodCopState
@@ -36,12 +37,8 @@ def test_the_bot_plays_legal_games_under_every_option(options: dict[str, Any]) -
     for seed in range(4):
         state = game.new_state(seed)
         bots = [GoodCopBot(game, s, random.Random(s)) for s in range(4)]
-        while not state.is_over():
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            action = bots[seat].act(state.observation(seat), legal)
-            assert action in legal
-            state.apply(seat, action)
+        run(state, dict(enumerate(bots)))  # a bot's illegal action raises IllegalAction
+        assert state.is_over()
 
 
 def test_it_feeds_its_penalty_cards_to_a_trick_a_known_foe_is_sure_to_take() -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from torite.engine.bot import Bot, RandomBot
+from torite.engine.driver import run
 from torite.games.kaedama.bot import KaedamaBot
 from torite.games.kaedama.rules import Kaedama
 
@@ -17,12 +18,8 @@ from .test_variants import COMBOS
 
 def play_round(game: Kaedama, bots: list[Bot], seed: int) -> tuple[int, ...]:
     st = game.new_state(seed)
-    while not st.is_over():
-        seat = st.to_act()[0]
-        legal = st.legal_actions(seat)
-        action = bots[seat].act(st.observation(seat), legal)
-        assert action in legal
-        st.apply(seat, action)
+    run(st, dict(enumerate(bots)))  # a bot's illegal action raises IllegalAction
+    assert st.is_over()
     return st.result().scores
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from torite.engine.bot import Bot, RandomBot
+from torite.engine.driver import run
 from torite.games.seconds.bot import SecondsBot, trick_values
 from torite.games.seconds.rules import Seconds
 
@@ -29,12 +30,8 @@ def test_the_bot_plays_legal_whole_games_under_every_option(options: dict[str, A
     game = Seconds(options)
     st = game.new_state(len(str(options)))
     bots = [SecondsBot(game, s, random.Random(s)) for s in range(4)]
-    while not st.is_over():
-        seat = st.to_act()[0]
-        legal = st.legal_actions(seat)
-        action = bots[seat].act(st.observation(seat), legal)
-        assert action in legal
-        st.apply(seat, action)
+    run(st, dict(enumerate(bots)))  # a bot's illegal action raises IllegalAction
+    assert st.is_over()
 
 
 def test_a_trick_is_worth_what_the_deal_pays() -> None:

@@ -12,6 +12,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from hypothesis import strategies as st
+
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction
 from torite.games.trick_of_the_dead.rules import TrickOfTheDead, TrickOfTheDeadState
@@ -145,3 +147,13 @@ def hand(state: TrickOfTheDeadState, seat: int) -> list[str]:
 
 def names(texts: Iterable[str]) -> set[str]:
     return {card_str(parse_card(t)) for t in texts}
+
+
+#: random seeds and rule-changing options, for the games' property tests
+SEEDS = st.integers(min_value=0, max_value=2**32)
+OPTIONS = st.fixed_dictionaries({
+    "players": st.sampled_from([3, 3, 2]),
+    "open_graveyard": st.booleans(),
+    "survival": st.booleans(),
+    "zombie_doubles": st.sampled_from(["diamonds", "trick"]),
+})

@@ -8,11 +8,10 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from torite.cards import SUIT_MASKS
 
-from .conftest import make_game, random_playout
+from .conftest import OPTIONS, SEEDS, make_game, random_playout
 
 
 def _play_game(seed: int, **options: object):  # type: ignore[no-untyped-def]
@@ -105,13 +104,6 @@ def test_each_round_is_a_fresh_deal_with_no_trump_and_an_empty_history() -> None
 
 
 # ------------------------------------------------------------------ in random games (hypothesis)
-SEEDS = st.integers(min_value=0, max_value=2**32)
-OPTIONS = st.fixed_dictionaries({
-    "players": st.sampled_from([3, 3, 2]),
-    "open_graveyard": st.booleans(),
-    "survival": st.booleans(),
-    "zombie_doubles": st.sampled_from(["diamonds", "trick"]),
-})
 
 
 @given(SEEDS, OPTIONS)

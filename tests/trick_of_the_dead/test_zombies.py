@@ -6,11 +6,10 @@ import random
 from typing import Any
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from torite.cards import card_str, iter_bits
 
-from .conftest import assert_refused, build_deal, cards, make_game, names, play, setup
+from .conftest import OPTIONS, SEEDS, assert_refused, build_deal, cards, make_game, names, play, setup
 
 
 def test_zombie_rises_to_trick_winner_when_two_cards_share_a_rank() -> None:
@@ -151,13 +150,6 @@ def test_a_buried_card_can_come_back_as_a_zombie() -> None:
 
 
 # ------------------------------------------------------------------ in random games (hypothesis)
-SEEDS = st.integers(min_value=0, max_value=2**32)
-OPTIONS = st.fixed_dictionaries({
-    "players": st.sampled_from([3, 3, 2]),
-    "open_graveyard": st.booleans(),
-    "survival": st.booleans(),
-    "zombie_doubles": st.sampled_from(["diamonds", "trick"]),
-})
 
 
 @given(SEEDS, OPTIONS)
