@@ -22,8 +22,10 @@ def _game_langs() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_every_game_ships_english_and_japanese(game_id: str) -> None:
-    assert {"en", "ja"} <= set(L.languages(game_class(game_id)))
+def test_every_game_ships_english_japanese_and_korean(game_id: str) -> None:
+    """Korean came with Mighty as the third language of the whole table: a game without it would
+    show English words to a Korean player."""
+    assert {"en", "ja", "ko"} <= set(L.languages(game_class(game_id)))
 
 
 @pytest.mark.parametrize("game_id", game_ids())
@@ -104,6 +106,8 @@ def test_second_person_comes_from_the_data_and_names_replace_seat_numbers() -> N
     assert L.event_text(game, round_, you=0, names=["you"]) == "round 2: you deal"
     assert L.event_text(game, round_, you=1) == "round 2: seat 0 deals"
     assert L.event_text(game, round_, "ja") == "第2ラウンド：ディーラーは席0です"
+    assert L.event_text(game, round_, "ko") == "2라운드: 딜러는 0번 자리입니다"
+    assert L.event_text(game, play, "ko", names=["Ann", "나"], you=1) == "나: 좀비 10D 냄"
     assert L.event_text(make_game("kaedama"), Event("kaedama_turn", 0, {"step": 1})) is None
 
 
@@ -174,8 +178,8 @@ def test_a_broken_file_is_refused_naming_the_file_and_the_key(kaedama_copy: Path
 
 
 def test_a_missing_language_or_bad_json_is_a_clear_error(kaedama_copy: Path) -> None:
-    with pytest.raises(L.LabelError, match="no 'ko' labels for kaedama"):
-        L.load(game_class("kaedama"), "ko")
+    with pytest.raises(L.LabelError, match="no 'fr' labels"):
+        L.load(game_class("kaedama"), "fr")
     (kaedama_copy / "labels.ja.json").write_text("{", encoding="utf-8")
     with pytest.raises(L.LabelError, match=r"labels\.ja\.json: not valid JSON"):
         L.load(game_class("kaedama"), "ja")
