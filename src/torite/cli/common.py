@@ -8,9 +8,16 @@ register them: the imports run one way, main → command → common.
 
 from __future__ import annotations
 
+import atexit
 import sys
 import time
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+    from rich.progress import Task, TaskID
 
 
 class CliError(Exception):
@@ -27,24 +34,90 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def _rate(task: Task) -> str:
+    """Items a second over the whole run so far: steadier than rich's windowed speed when the
+    items of a parallel run arrive in bursts."""
+    elapsed = task.elapsed or 0.0
+    if not task.completed or elapsed <= 0:
+        return "-/s"
+    r = task.completed / elapsed
+    return f"{r:,.0f}/s" if r >= 10 else f"{r:.2f}/s"
+
+
+def _close_at_exit(ref: weakref.ref[Progress]) -> None:
+    p = ref()
+    if p is not None:
+        p.close()
+
+
 class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+    """Progress on stderr for long runs (simulate, arena, compare): a bar, done/total, the
+    rate, the time elapsed and the time left; with ``workers`` counts (``--jobs`` > 1, when the
+    caller can see them), one line per worker under it.  Nothing is drawn when stderr is not a
+    terminal, so piped and logged output stays clean.
 
-    def __init__(self, label: str) -> None:
+    Callers only call it: ``progress(done, total)`` after each finished item (``done == total``
+    ends the display).  ``file`` is for tests (a terminal-like stream).
+    """
+
+    def __init__(self, label: str, *, file: TextIO | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
         self.label = label
-        self.enabled = sys.stderr.isatty()
-        self.last = 0.0
+        self.file = sys.stderr if file is None else file
+        self.enabled = bool(getattr(self.file, "isatty", lambda: False)())
+        self.clock = clock or time.monotonic
+        self.started = self.clock()  # elapsed counts from here, not from the first item done
+        self._bar: RichProgress | None = None
+        self._main: TaskID | None = None
+        self._workers: list[TaskID] = []
+        self.finished = False
 
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
+    def _start(self, total: int) -> RichProgress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
+        console = Console(file=self.file, force_terminal=True, stderr=self.file is sys.stderr)
+        bar = RichProgress(TextColumn("{task.description}"), BarColumn(bar_width=None), MofNCompleteColumn(),
+                           TextColumn("{task.fields[rate]}"), TextColumn("elapsed"), TimeElapsedColumn(),
+                           TextColumn("left"), TimeRemainingColumn(), console=console, auto_refresh=False,
+                           redirect_stdout=False, redirect_stderr=False, get_time=self.clock)
+        bar.start()
+        self._main = bar.add_task(self.label, total=total, rate="-/s")
+        bar.tasks[self._main].start_time = self.started
+        self._bar = bar
+        atexit.register(_close_at_exit, weakref.ref(self))  # a run cut short must not leave the cursor hidden
+        return bar
+
+    def __call__(self, done: int, total: int, *, workers: Sequence[int] | None = None) -> None:
+        """``workers``: items finished by each worker so far (optional)."""
+        if not self.enabled or self.finished:
             return
-        now = time.monotonic()
-        if done != total and now - self.last < 0.1:
-            return
-        self.last = now
-        width = 30
-        filled = width * done // total
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+        bar = self._bar or self._start(total)
+        assert self._main is not None
+        bar.update(self._main, completed=done, total=total)
+        task = bar.tasks[self._main]
+        bar.update(self._main, rate=_rate(task))
+        if workers is not None:
+            while len(self._workers) < len(workers):
+                tid = bar.add_task(f"  worker {len(self._workers) + 1}", total=None, rate="")
+                bar.tasks[tid].start_time = self.started
+                self._workers.append(tid)
+            for tid, n in zip(self._workers, workers):
+                bar.update(tid, completed=n)
+                bar.update(tid, rate=_rate(bar.tasks[tid]))
+        bar.refresh()
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        """End the display (called at ``done == total``; safe to call again)."""
+        if self._bar is not None and not self.finished:
+            self._bar.stop()
+        self.finished = True
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
