@@ -47,6 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
+from torite.server import safejson
 from torite.server.markdown import to_html
 from torite.server.store import Store
 from torite.server.tables import SETTINGS, Connection, LiveTable, TableError, TableManager, bot_names
@@ -108,9 +109,9 @@ def manager_of(request: Request | WebSocket) -> TableManager:
 
 async def read_json(request: Request) -> Any:
     try:
-        return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise TableError("bad_json", "the request body must be JSON") from None
+        return safejson.loads(await request.body())
+    except safejson.BadJSON as e:
+        raise TableError("bad_json", f"the request body must be JSON: {e}") from None
 
 
 # ------------------------------------------------------------------ pages
@@ -293,9 +294,9 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
         return
     try:
-        msg = json.loads(raw)
-    except json.JSONDecodeError:
-        _err(conn, "bad_json", "messages must be JSON objects")
+        msg = safejson.loads(raw)
+    except safejson.BadJSON as e:
+        _err(conn, "bad_json", f"messages must be JSON objects: {e}")
         return
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
         _err(conn, "bad_message", "a message is a JSON object with a \"type\"")
