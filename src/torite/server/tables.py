@@ -127,6 +127,11 @@ class LiveTable:
     bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
     idle_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
+    #: when each idle clock running now runs out (epoch seconds): shown as a countdown
+    idle_deadlines: dict[int, float] = field(default_factory=dict)
+    #: the table the same players moved on to (its id and the new seats' tokens; kept in
+    #: memory only: a token is shown once, to its own seat's connections)
+    rematch: tuple[str, dict[int, str]] | None = None
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
@@ -164,7 +169,12 @@ class LiveTable:
         for i in range(done, len(events)):
             text = labels.event_texts(self.game, events[i], self.seat_names())
             if text is not None:
-                cached.append({"i": i, "text": text})
+                line = {"i": i, "text": text, "kind": events[i].kind}
+                if events[i].kind in _LOG_DATA:
+                    # the table shows these as well as saying them: a finished trick stays on
+                    # the table a moment, a round's end opens its summary
+                    line["data"] = events[i].data
+                cached.append(line)
         # remember how far we looked even when the last events had no text
         if events and (not cached or cached[-1]["i"] != len(events) - 1):
             cached.append({"i": len(events) - 1, "text": None})
@@ -197,11 +207,45 @@ class LiveTable:
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
             "legal": legal, "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
-            "settings": self.settings,
+            "settings": self.settings, **self._moments(key, obs),
         }
         text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))[:-1]
         self._views[key] = (self.version, text)
         return text
+
+    def _moments(self, key: int | None, obs: Mapping[str, Any]) -> dict[str, Any]:
+        """What the table shows beside the observation: the idle clocks running now, the
+        rematch (with this seat's own link), who is winning the trick, the piles.  (A finished
+        trick and a round's end come as log lines with their event's ``data``: every line
+        reaches the client once, in order, however quickly the states that follow replace
+        each other.)"""
+        idle = [self.idle_deadlines.get(s) for s in range(len(self.seats))]
+        rematch = None
+        if self.rematch is not None:
+            new_id, tokens = self.rematch
+            frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
+            rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
+        return {"idle_deadlines": idle, "rematch": rematch,
+                "winning": self._winning(obs), "piles": piles_of(obs)}
+
+    def _winning(self, obs: Mapping[str, Any]) -> int | None:
+        """The seat whose card wins the unfinished trick as it lies now, by the game's own
+        trick rule; only when the observation shows every card of it (a face-down card could decide)."""
+        state = self.state
+        trick = obs.get("trick") or []
+        if state.is_over() or not trick:
+            return None
+        cards = [e.get("card") if isinstance(e, Mapping) else e for e in trick]
+        seats = getattr(state, "trick_seats", None)
+        if any(c is None for c in cards) or not isinstance(seats, list) or len(seats) != len(cards):
+            return None
+        try:
+            probe = state.clone()  # a game's trick rule may note things on the state as it looks
+            win = probe.trick_winner()  # type: ignore[attr-defined]
+            seat = seats[win]
+        except Exception:  # a trick rule that needs the whole trick: no guess
+            return None
+        return seat if isinstance(seat, int) else None
 
     def message_for(self, conn: Connection) -> str:
         """The next state message for one connection: the shared view plus its new log lines."""
@@ -219,6 +263,42 @@ class LiveTable:
         if self.over:
             rec.result = self.state.result().to_json()
         return rec
+
+
+#: observation keys that are never piles: the seat's hand, the trick and the finished tricks
+#: events whose log lines carry their data
+_LOG_DATA = frozenset({"trick", "round_end", "game_end"})
+_NOT_PILES = frozenset({"hand", "trick", "tricks", "known", "voids"})
+
+
+def piles_of(obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The piles of cards on the table, from an observation alone, by one rule every game
+    follows without saying anything: a key whose value is a list of card texts is a pile the
+    seat sees (``{"name", "cards"}``; a card it may not see is null, shown as a back); a key
+    whose value is null beside an integer ``<key>_size`` is a face-down pile (``{"name",
+    "count"}``).  The table shows the piles its game's labels name in ``maps.piles``."""
+    out: list[dict[str, Any]] = []
+    for name, value in obs.items():
+        if name in _NOT_PILES:
+            continue
+        if isinstance(value, list) and value and all(v is None or _is_card(v) for v in value) \
+                and any(v is not None for v in value):
+            out.append({"name": name, "cards": list(value)})
+        elif isinstance(value, list) and not value and isinstance(obs.get(f"{name}_size"), int):
+            out.append({"name": name, "cards": []})
+        elif value is None and isinstance(obs.get(f"{name}_size"), int) and not isinstance(obs[f"{name}_size"], bool):
+            out.append({"name": name, "count": obs[f"{name}_size"]})
+    return out
+
+
+def _is_card(v: Any) -> bool:
+    if not isinstance(v, str):
+        return False
+    try:
+        parse_card(v)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
@@ -363,6 +443,24 @@ class TableManager:
         self.tables[table.id] = table
         self._start(table)
         return table, tokens
+
+    async def rematch(self, table: LiveTable) -> LiveTable:
+        """A new table for the same players: same game, options, seats (people, bots and names)
+        and settings, a new deal.  Asked twice (by two players), it is the same new table; each
+        person's new seat token reaches only that seat's view of the old table."""
+        if not table.over:
+            raise TableError("not_finished", "a rematch starts when the game is over")
+        async with table.lock:  # two players asking at once get one table
+            if table.rematch is not None:
+                found = await self.get(table.rematch[0])
+                if found is not None:
+                    return found
+            seats = [{"kind": s.kind, "level": s.level, "name": s.name} if s.kind == "bot"
+                     else {"kind": s.kind, "name": s.name} for s in table.seats]
+            new, tokens = await self.create(table.game.id, table.game.options, seats, table.settings)
+            table.rematch = (new.id, tokens)
+            table.touch()
+            return new
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A live table, loading (by replay) a finished or evicted one from the store."""
@@ -541,9 +639,9 @@ class TableManager:
         h = table.idle_timers.pop(seat, None)
         if h is not None:
             h.cancel()
-        self._update_idle(table)
+        self._update_idle(table, restarted=seat)
 
-    def _update_idle(self, table: LiveTable, acted: int | None = None) -> None:
+    def _update_idle(self, table: LiveTable, acted: int | None = None, restarted: int | None = None) -> None:
         """Keep one idle clock per human seat that must decide now and is not yet away."""
         if acted is not None:
             h = table.idle_timers.pop(acted, None)
@@ -560,9 +658,20 @@ class TableManager:
             elif not want and h is not None:
                 h.cancel()
                 del table.idle_timers[seat]
+        # the deadlines go to the clients (a countdown by a gone player's seat): a clock restarted
+        # just now runs from now, the others keep theirs
+        now = time.time()
+        deadlines: dict[int, float] = {}
+        for seat in table.idle_timers:
+            kept = table.idle_deadlines.get(seat)
+            deadlines[seat] = kept if kept is not None and seat not in (acted, restarted) else now + limit
+        if deadlines != table.idle_deadlines:
+            table.idle_deadlines = deadlines
+            table.touch()
 
     def _idle_expired(self, table: LiveTable, seat: int) -> None:
         table.idle_timers.pop(seat, None)
+        table.idle_deadlines.pop(seat, None)
         if table.over or seat not in table.state.to_act():
             return
         table.seats[seat].away = True
