@@ -1,0 +1,5 @@
+"""Hearts exactly as OpenSpiel plays it: the yardstick game, measured against pyspiel."""
+
+from torite.games.hearts.rules import Hearts, HeartsState
+
+__all__ = ["Hearts", "HeartsState"]

@@ -1,0 +1,101 @@
+"""A rule-of-thumb Hearts player: shed danger, duck points, take only clean tricks.
+
+It sees only its observation.
+
+- *Passing:* it passes its most dangerous cards: Q♠, then A♠ and K♠ unless it holds enough low
+  spades to guard them, then high hearts, then high cards of its shortest side suit (to make a
+  void it can discard into).
+- *Following suit:* when it can play under the card winning so far it plays its highest such
+  card (ducking while shedding height), dropping Q♠ under A♠ or K♠; when it cannot duck it
+  plays its highest card if it is last (the trick is its own anyway) and otherwise its lowest,
+  never Q♠ while it may still lose it.  Last to a trick with no points it takes it with its
+  highest card (Q♠ aside).
+- *Discarding:* its most dangerous card: Q♠, A♠/K♠ while Q♠ is out, the highest heart, then
+  the highest card of its shortest suit.
+- *Leading:* its lowest card, from a suit that cannot draw Q♠ onto it: no high spade while Q♠ is
+  unplayed, and no spade at all while it holds Q♠ itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
+from torite.engine.base import Action
+from torite.engine.bot import Bot
+from torite.games.hearts.rules import QUEEN_SPADES
+
+SPADES = 3
+HEARTS = 2
+ACE_SPADES = QUEEN_SPADES + 2
+KING_SPADES = QUEEN_SPADES + 1
+
+
+def danger(card: int, hand: int, queen_out: bool) -> float:
+    """How much a card of ``hand`` costs to keep (higher: pass or discard it first)."""
+    suit, rank = divmod(card, 13)
+    length = (hand & SUIT_MASKS[suit]).bit_count()
+    if card == QUEEN_SPADES:
+        return 100.0
+    if suit == SPADES and card > QUEEN_SPADES and queen_out:
+        low_spades = (hand & SUIT_MASKS[SPADES] & ((1 << QUEEN_SPADES) - 1)).bit_count()
+        return 90.0 + rank if low_spades < 4 else 10.0 + rank
+    if suit == HEARTS:
+        return 40.0 + rank * 3
+    return rank * 3 + (13 - length) * 1.5
+
+
+class HeartsBot(Bot):
+    name = "normal"
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        hand = mask_of_texts(obs["hand"])
+        played = 0
+        for t in obs["tricks"]:
+            played |= mask_of_texts(t["cards"])
+        trick = [(e["seat"], parse_card(e["card"])) for e in obs["trick"]]
+        for _, c in trick:
+            played |= 1 << c
+        queen_out = not played >> QUEEN_SPADES & 1
+        cards = [a.card for a in legal]
+        if legal[0].kind == "pass":
+            keep = hand & ~mask_of_texts(obs["passed"] or [])
+            return legal[cards.index(max(cards, key=lambda c: danger(c, keep, queen_out)))]
+        return legal[cards.index(self._play(obs, hand, trick, cards, queen_out))]
+
+    def _play(self, obs: Mapping[str, Any], hand: int, trick: list[tuple[int, int]], cards: list[int],
+              queen_out: bool) -> int:
+        if not trick:
+            return self._lead(hand, cards, queen_out)
+        led = trick[0][1] // 13
+        top = max(c for _, c in trick if c // 13 == led)
+        points = sum(1 for _, c in trick if c // 13 == HEARTS) + 13 * any(c == QUEEN_SPADES for _, c in trick)
+        last = len(trick) == obs["num_players"] - 1
+        if cards[0] // 13 != led:  # cannot follow: discard the most dangerous card
+            return max(cards, key=lambda c: danger(c, hand, queen_out))
+        if led == SPADES and QUEEN_SPADES in cards and top > QUEEN_SPADES:
+            return QUEEN_SPADES  # someone else's ace or king takes the queen
+        under = [c for c in cards if c < top]
+        safe = [c for c in cards if c != QUEEN_SPADES] or cards
+        if last and points == 0:
+            return max(safe)  # a clean trick: take it with the highest card
+        if under:
+            return max(under)
+        if last:
+            return max(safe)
+        return min(safe)
+
+    @staticmethod
+    def _lead(hand: int, cards: list[int], queen_out: bool) -> int:
+        def cost(c: int) -> tuple[int, int, int]:
+            suit, rank = divmod(c, 13)
+            risky = suit == SPADES and ((queen_out and c >= QUEEN_SPADES)
+                                        or bool(hand >> QUEEN_SPADES & 1))
+            return (int(risky), int(suit == HEARTS), rank)
+        return min(cards, key=cost)
+
+
+__all__ = ["HeartsBot", "danger"]

@@ -1,0 +1,271 @@
+"""Hearts exactly as OpenSpiel's ``hearts`` plays it with its default parameters.
+
+OpenSpiel's ``hearts.cc`` is the specification (``rules.en.md`` says it in words).  Four
+players (OpenSpiel's players 0–3 are torite's seats 0–3), 52 cards, 13 each.  A round:
+
+* the pass direction (``none``, ``left`` = seat + 1, ``across`` = seat + 2, ``right`` = seat + 3)
+  is uniform chance with ``target=0`` (OpenSpiel's first chance node) and the usual rotation
+  left, right, across, none with a target (ruling H1);
+* unless it is ``none``, every seat passes three cards, one ``pass 2C`` action at a time, all
+  seats at once (ruling H2); the cards change hands when the twelfth card is chosen;
+* the holder of 2♣ leads it; follow suit if you can; on the first trick a seat that cannot
+  follow may not discard a heart or Q♠ unless it has nothing else; hearts may not be led until
+  a heart or Q♠ has been played, unless the hand holds only hearts;
+* a round's score is the penalty points taken (a heart 1, Q♠ 13; a seat taking all 26 scores
+  0 and every other seat 26), so OpenSpiel's return is ``26 - points``.
+
+``target=0`` is OpenSpiel's single deal; ``target=100`` plays rounds until a total reaches 100
+and the lowest total wins.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Final
+
+from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
+from torite.engine.base import Action, Event, OptionSpec, Result
+from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+
+NUM_PLAYERS: Final = 4
+HAND: Final = 13
+PASS_CARDS: Final = 3
+TWO_CLUBS: Final = 0
+QUEEN_SPADES: Final = 3 * 13 + 10  # QS
+HEARTS_MASK: Final = SUIT_MASKS[2]
+POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
+TOTAL_POINTS: Final = 26
+FULL: Final = (1 << 52) - 1
+#: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
+DIRECTIONS: Final = ("none", "left", "across", "right")
+#: the direction of round r of a game with a target: DIRECTIONS[ROTATION[r % 4]] (ruling H1)
+ROTATION: Final = (1, 3, 2, 0)
+PASS: Final = "pass"
+PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
+
+
+def card_points(mask: int) -> int:
+    """Penalty points of the cards in ``mask``: a heart 1, Q♠ 13."""
+    return (mask & HEARTS_MASK).bit_count() + 13 * (mask >> QUEEN_SPADES & 1)
+
+
+def trick_winner_index(cards: list[int], led: int) -> int:
+    """The highest card of the led suit wins (no trumps)."""
+    best, rank = 0, -1
+    for i, c in enumerate(cards):
+        if c // 13 == led and c % 13 > rank:
+            best, rank = i, c % 13
+    return best
+
+
+class Hearts(TrickGame):
+    id = "hearts"
+    title = "Hearts"
+    OPTIONS = (
+        OptionSpec("target", 0,
+                   "0: OpenSpiel's single deal (pass direction by chance); 100: rounds until a "
+                   "total reaches 100, pass direction in rotation, lowest total wins",
+                   choices=(0, 100)),
+    )
+    PLAYERS = NUM_PLAYERS
+    STAT_KEYS = ("moons", "tricks")
+    BOT = "torite.games.hearts.bot:HeartsBot"
+    FIELDS = (
+        Field("pass_direction", "str"),         # none, left, across, right
+        Field("hearts_broken", "bool", derived=True),
+        Field("pass_count", "list"),            # cards each seat has chosen to pass (public)
+        Field("passed", "cards", private=True),    # the cards a seat passes (its own only)
+        Field("received", "cards", private=True),  # the cards it received, after the exchange
+        Field("target"),
+    )
+    SIMULTANEOUS = frozenset({PASS})
+    DEAL_EXTRAS = ("pass_direction",)
+
+    @property
+    def hand_size(self) -> int:
+        return HAND
+
+
+class HeartsState(TrickState):
+    game: Hearts
+    pass_direction: str
+    pass_offset: int
+    pass_count: list[int]
+    passed: list[int]
+    received: list[int]
+    target: int
+
+    def setup_options(self) -> None:
+        self.target = self.game.options["target"]
+
+    def check_deal_extras(self, where: str, deal: Mapping[str, Any], hands: list[list[int]],
+                          piles: dict[str, list[int]]) -> None:
+        d = deal.get("pass_direction")
+        if d is not None and d not in DIRECTIONS:
+            raise ValueError(f"{where}: pass_direction must be one of {', '.join(DIRECTIONS)}, not {d!r}")
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        chosen = deal.get("pass_direction") if deal else None
+        # with a target the usual rotation; else OpenSpiel's first chance node, uniform
+        offset = ROTATION[self.round_no % 4] if self.target else self.rng.randrange(4)
+        if chosen is not None:
+            offset = DIRECTIONS.index(chosen)
+        self.pass_offset = offset
+        self.pass_direction = DIRECTIONS[offset]
+        self.pass_count = [0] * NUM_PLAYERS
+        self.passed = [0] * NUM_PLAYERS
+        self.received = [0] * NUM_PLAYERS
+        self.events.append(Event("pass_direction", -1, {"direction": self.pass_direction}))
+        if offset:
+            self.phase = PASS
+            self.pending = (1 << NUM_PLAYERS) - 1
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = PLAY
+        self.pending = 0
+        for s in range(NUM_PLAYERS):
+            if self.hands[s] & 1:  # 2C
+                self.leader = self.turn = s
+
+    # --------------------------------------------------------------- passing
+    def legal_pass(self, seat: int) -> list[Action]:
+        return [PASS_ACTIONS[c] for c in iter_bits(self.hands[seat] & ~self.passed[seat])]
+
+    def is_legal_pass(self, seat: int, action: Action) -> bool:
+        cards = action.cards
+        return (action.kind == PASS and not action.arg and cards > 0 and not cards & (cards - 1)
+                and bool(cards & self.hands[seat] & ~self.passed[seat]))
+
+    def apply_pass(self, seat: int, action: Action) -> None:
+        self.passed[seat] |= action.cards
+        self.pass_count[seat] += 1
+        self.events.append(Event("pass", seat, {"card": card_str(action.card)}, 1 << seat))
+        if self.pass_count[seat] == PASS_CARDS:
+            self.pending &= ~(1 << seat)
+        if not self.pending:
+            self._exchange()
+
+    def _exchange(self) -> None:
+        offset = self.pass_offset
+        hands, passed = self.hands, self.passed
+        for s in range(NUM_PLAYERS):
+            hands[s] &= ~passed[s]
+        for s in range(NUM_PLAYERS):
+            to = (s + offset) % NUM_PLAYERS
+            hands[to] |= passed[s]
+            self.received[to] = passed[s]
+        self.events.append(Event("exchange", -1, {"direction": self.pass_direction}))
+        for s in range(NUM_PLAYERS):
+            giver = (s - offset) % NUM_PLAYERS
+            self.events.append(Event("receive", s, {"cards": [card_str(c) for c in iter_bits(self.received[s])],
+                                                    "giver": giver}, 1 << s))
+        self._start_play()
+
+    # --------------------------------------------------------------- play
+    @property
+    def hearts_broken(self) -> bool:
+        """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``)."""
+        if self.phase == PASS:
+            return False
+        h = self.hands
+        return bool(FULL & ~(h[0] | h[1] | h[2] | h[3]) & POINTS_MASK)
+
+    def playable(self, seat: int) -> int:
+        """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
+        first trick while the hand has anything else; lead 2♣ to the first trick; lead no
+        heart before one (or Q♠) is played unless the hand holds only hearts."""
+        hand = self.hands[seat]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.led]
+            if follow:
+                return follow
+            if not self.history:  # the first trick
+                safe = hand & ~POINTS_MASK
+                if safe:
+                    return safe
+            return hand
+        if not self.history:  # the opening lead: 2C
+            return hand & 1
+        if hand & ~HEARTS_MASK and not self.hearts_broken:
+            return hand & ~HEARTS_MASK
+        return hand
+
+    def trick_winner(self) -> int:
+        return trick_winner_index(self.trick, self.led)
+
+    def trick_points(self, win: int) -> int:
+        m = 0
+        for c in self.trick:
+            m |= 1 << c
+        return card_points(m)
+
+    def score_round(self) -> dict[str, Any]:
+        pts = self.round_points
+        moon = pts.index(TOTAL_POINTS) if TOTAL_POINTS in pts else None
+        if moon is not None:
+            for s in range(NUM_PLAYERS):
+                pts[s] = 0 if s == moon else TOTAL_POINTS
+            self.counters["moons"] += 1
+        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts]}
+
+    def game_over(self) -> bool:
+        if super().game_over() or not self.target:
+            return True
+        return max(self.scores) >= self.target
+
+    def result(self) -> Result:
+        """The lowest total wins; equal totals share the win."""
+        low = min(self.scores)
+        winners = tuple(s for s in range(NUM_PLAYERS) if self.scores[s] == low)
+        return Result(tuple(self.scores), winners, tuple(self.round_scores), ())
+
+    def returns(self) -> list[int]:
+        """OpenSpiel's returns of the round in play or just scored: 26 minus the points."""
+        pts = self.round_scores[-1] if self.phase == OVER and self.round_scores else self.round_points
+        return [TOTAL_POINTS - p for p in pts]
+
+    # --------------------------------------------------------------- information
+    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+        """Everyone knows the seat to lead the first trick holds 2♣; after the exchange a seat
+        knows the cards it passed are in the receiver's hand, until they are played."""
+        if self.phase == PLAY and not self.history and not self.trick:
+            if seat is None or not 0 <= seat < NUM_PLAYERS or seat != self.turn:
+                return [(f"hands[{self.turn}]", 1 << TWO_CLUBS), *self._passed_pins(seat)]
+        return self._passed_pins(seat)
+
+    def _passed_pins(self, seat: int | None) -> list[tuple[str, int]]:
+        if seat is None or not 0 <= seat < NUM_PLAYERS or self.phase == PASS or not self.passed[seat]:
+            return []
+        played = 0
+        for t in self.history:
+            played |= mask_of_texts(t["cards"])
+        for c in self.trick:
+            played |= 1 << c
+        left = self.passed[seat] & ~played
+        if not left:
+            return []
+        return [(f"hands[{(seat + self.pass_offset) % NUM_PLAYERS}]", left)]
+
+    def restore_extra(self, obs: Mapping[str, Any]) -> None:
+        self.pass_offset = DIRECTIONS.index(obs["pass_direction"])
+
+    def arrange(self, rng: random.Random) -> None:
+        """A sampled world during the passing: a seat that has chosen cards whose choice the
+        sampling seat cannot see passes that many cards of its sampled hand."""
+        if self.phase != PASS:
+            return
+        for s in range(NUM_PLAYERS):
+            missing = self.pass_count[s] - self.passed[s].bit_count()
+            if missing > 0:
+                free = list(iter_bits(self.hands[s] & ~self.passed[s]))
+                for c in rng.sample(free, missing):
+                    self.passed[s] |= 1 << c
+
+
+Hearts.STATE = HeartsState
+
+__all__ = ["DIRECTIONS", "OVER", "PASS", "QUEEN_SPADES", "ROTATION", "TOTAL_POINTS", "Hearts", "HeartsState",
+           "card_points", "trick_winner_index"]
