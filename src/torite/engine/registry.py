@@ -14,9 +14,7 @@ _GAMES: dict[str, str] = {
     "kaedama": "torite.games.kaedama.rules:Kaedama",
     "good-cop": "torite.games.good_cop.rules:GoodCop",
     "seconds": "torite.games.seconds.rules:Seconds",
-    "glapgos": "torite.games.glapgos.rules:Glapgos",
     "hearts": "torite.games.hearts.rules:Hearts",
-    "mighty": "torite.games.mighty.rules:Mighty",
 }
 
 
