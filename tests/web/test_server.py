@@ -106,7 +106,7 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert all(o["help"] for o in tod["options"])
     assert isinstance(tod["rules"], list)
     # the game's words in every language it ships, for the lobby and the table
-    assert set(tod["labels"]) == {"en", "ja"}
+    assert set(tod["labels"]) == {"en", "ja", "ko"}
     assert tod["labels"]["ja"]["title"] == "トリック・オブ・ザ・デッド"
     assert tod["labels"]["ja"]["options"]["survival"]["label"] == "サバイバルモード"
     assert tod["labels"]["en"]["phases"]["bury"]["name"] == "burial"
@@ -415,27 +415,7 @@ def _wait(pred: Callable[[], bool], seconds: float = 60.0) -> None:
         time.sleep(0.02)
 
 
-def test_a_restarted_server_rebuilds_unfinished_tables_and_finishes_them(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'torite.db'}"
-    with TestClient(create_app(url)) as c1:
-        human = new_table(c1, target=30)
-        bots = new_table(c1, [{"kind": "bot", "level": "random"}] * 3, target=30, settings={"bot_delay": 0.02})
-        with c1.websocket_connect(f"/ws/tables/{human['id']}") as ws:
-            mid = play_out(ws, 0, random.Random(2), stop_after=6, first=join(ws, 0, token(human, 0)))
-        _wait(lambda: c1.get(f"/api/tables/{bots['id']}").json()["n"] >= 5)
-    assert not mid["over"]
-    with TestClient(create_app(url)) as c2:
-        info = c2.get(f"/api/tables/{human['id']}").json()
-        assert info["n"] == mid["n"] and not info["over"]
-        with c2.websocket_connect(f"/ws/tables/{human['id']}") as ws:
-            first = join(ws, 0, token(human, 0))
-            assert first["hand"] == mid["hand"] and first["log_from"] == 0
-            end = play_out(ws, 0, random.Random(3), first=first)
-        assert end["over"]
-        _wait(lambda: c2.get(f"/api/tables/{bots['id']}").json()["over"])  # its bots resumed by themselves
-        for t in (human, bots):
-            rec = Record.from_json(c2.get(f"/api/tables/{t['id']}/record").json())
-            assert replay(rec).is_over()
+# the restart test runs on SQLite and PostgreSQL: tests/web/test_store.py
 
 
 # ------------------------------------------------------------------ idle seats

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -105,7 +106,16 @@ def _make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(_with_driver(url), pool_pre_ping=True)
+
+
+def _with_driver(url: str) -> str:
+    """``postgresql://`` names SQLAlchemy's default driver, psycopg2; torite pins psycopg 3, so a
+    plain PostgreSQL URL gets it (an explicit ``postgresql+driver://`` is left as written)."""
+    for plain in ("postgresql://", "postgres://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain):]
+    return url
 
 
 class Store:
@@ -162,6 +172,18 @@ class Store:
                 raise ValueError(f"table {table_id}: action log has a gap at {i}")
             out.append((int(seat), str(action)))
         return out
+
+    def prune(self, finished_before: float) -> list[str]:
+        """Delete the tables finished before ``finished_before`` (epoch seconds) with their logs;
+        their ids, so the server can drop them from memory too.  Unfinished tables are never
+        pruned: a game in progress is kept however old it is."""
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(
+                tables_t.c.finished.is_not(None), tables_t.c.finished < finished_before))]
+            if ids:
+                conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
+                conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
+        return ids
 
     def unfinished(self) -> Iterator[TableRow]:
         """Every table still being played, with its log: what a restart must rebuild."""

@@ -1,0 +1,132 @@
+"""The event store and a restarted server, on SQLite and on PostgreSQL.
+
+PostgreSQL runs when ``TORITE_TEST_POSTGRES`` names a database whose role may create databases
+(``.ci/run`` starts Debian's server with ``scripts/ci_postgres.sh`` and sets it); each test gets a
+database of its own, dropped afterwards, so parallel workers and restarts never see each other's
+tables.  Without the variable those cases are skipped with that reason; SQLite always runs.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.exc import IntegrityError
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from torite.record import Record, replay
+from torite.server.app import create_app
+from torite.server.store import Store, TableRow, _with_driver
+
+from .test_server import join, new_table, play_out, token
+
+PG_ENV = "TORITE_TEST_POSTGRES"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'torite.db'}"
+        return
+    admin_url = os.environ.get(PG_ENV)
+    if not admin_url:
+        pytest.skip(f"{PG_ENV} is not set (.ci/run starts PostgreSQL and sets it)")
+    name = f"torite_{secrets.token_hex(6)}"
+    admin = create_engine(_with_driver(admin_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def _row(table_id: str, *, finished: float | None = None) -> TableRow:
+    return TableRow(id=table_id, game="trick-of-the-dead", options={"target": 1}, seed=2**53 - 1,
+                    seats=[{"kind": "human"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "random"}],
+                    token_hashes=["ab" * 32, None, None], settings={"idle_seconds": 60}, created=time.time(),
+                    finished=finished, result=None)
+
+
+def test_the_store_keeps_tables_and_their_action_logs(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.create_table(_row("t1"))
+        for i, a in enumerate(["bury KC QC", "bury 2D 3D"]):
+            store.append_action("t1", i, i, a)
+        with pytest.raises(IntegrityError):
+            store.append_action("t1", 1, 0, "bury 4S 5S")  # the log refuses a second action 1
+        row = store.load_table("t1")
+        assert row is not None and row.seed == 2**53 - 1 and row.options == {"target": 1}
+        assert row.actions == [(0, "bury KC QC"), (1, "bury 2D 3D")]
+        assert [r.id for r in store.unfinished()] == ["t1"]
+        store.finish_table("t1", {"scores": [1, 2, 3]})
+        assert list(store.unfinished()) == [] and store.load_table("t1").result == {"scores": [1, 2, 3]}  # type: ignore[union-attr]
+        assert store.load_table("missing") is None
+    finally:
+        store.close()
+
+
+def test_finished_tables_older_than_the_retention_are_pruned_and_games_in_progress_never(db_url: str) -> None:
+    store = Store(db_url)
+    try:
+        store.create_table(_row("old"))
+        store.append_action("old", 0, 0, "bury KC QC")
+        store.finish_table("old", {})
+        store.create_table(_row("playing"))
+        cutoff = time.time() + 1
+        store.create_table(_row("new"))
+        assert store.prune(cutoff - 3600) == []  # nothing finished that long ago
+        assert store.prune(cutoff) == ["old"]
+        assert store.load_table("old") is None
+        assert store.load_table("playing") is not None and store.load_table("new") is not None
+    finally:
+        store.close()
+
+
+def test_a_restarted_server_rebuilds_unfinished_tables_and_finishes_them(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c1:
+        human = new_table(c1, target=30)
+        bots = new_table(c1, [{"kind": "bot", "level": "random"}] * 3, target=30, settings={"bot_delay": 0.02})
+        with c1.websocket_connect(f"/ws/tables/{human['id']}") as ws:
+            mid = play_out(ws, 0, random.Random(2), stop_after=6, first=join(ws, 0, token(human, 0)))
+        _wait(lambda: c1.get(f"/api/tables/{bots['id']}").json()["n"] >= 5)
+    assert not mid["over"]
+    with TestClient(create_app(db_url)) as c2:
+        info = c2.get(f"/api/tables/{human['id']}").json()
+        assert info["n"] == mid["n"] and not info["over"]
+        with c2.websocket_connect(f"/ws/tables/{human['id']}") as ws:
+            first = join(ws, 0, token(human, 0))
+            assert first["hand"] == mid["hand"] and first["log_from"] == 0
+            end = play_out(ws, 0, random.Random(3), first=first)
+        assert end["over"]
+        _wait(lambda: c2.get(f"/api/tables/{bots['id']}").json()["over"])  # its bots resumed by themselves
+        for t in (human, bots):
+            rec = Record.from_json(c2.get(f"/api/tables/{t['id']}/record").json())
+            assert replay(rec).is_over()
+
+
+def _wait(pred: object, seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not pred():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_a_plain_postgresql_url_gets_the_pinned_driver() -> None:
+    assert _with_driver("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    assert _with_driver("postgres://h/db") == "postgresql+psycopg://h/db"
+    assert _with_driver("postgresql+asyncpg://h/db") == "postgresql+asyncpg://h/db"
+    assert _with_driver("sqlite:///x.db") == "sqlite:///x.db"
