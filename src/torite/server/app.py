@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,7 @@ from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.server import safejson
+from torite.server.limits import ServerLimits
 from torite.server.markdown import to_html
 from torite.server.store import Store
 from torite.server.tables import SETTINGS, Connection, LiveTable, TableError, TableManager, bot_names
@@ -207,7 +209,14 @@ def _links(request: Request, table: LiveTable, tokens: dict[int, str]) -> dict[s
             "spectator": base + path + "#watch", "seats": seats}
 
 
+def _client_key(request: Request) -> str:
+    return request.client.host if request.client is not None else "?"
+
+
 async def create_table(request: Request) -> Response:
+    wait = request.app.state.table_limiter.allow(_client_key(request))
+    if wait:
+        return error("slow_down", f"too many new tables from your address: try again in {wait:.0f} s", 429)
     try:
         body = await read_json(request)
         if not isinstance(body, dict):
@@ -352,6 +361,7 @@ async def table_socket(ws: WebSocket) -> None:
         await ws.close(code=4404)
         return
     conn = Connection()
+    limiter = ws.app.state.limits.message_limiter()
     writer = asyncio.create_task(_writer(ws, table, conn))
     try:
         while True:
@@ -361,6 +371,10 @@ async def table_socket(ws: WebSocket) -> None:
             text = message.get("text")
             if text is None:
                 _err(conn, "bad_message", "send JSON text frames")
+                continue
+            wait = limiter.allow(None)
+            if wait:
+                _err(conn, "slow_down", f"too many messages: this one was ignored; wait {wait:.1f} s")
                 continue
             await _handle(manager, table, conn, text)
             if writer.done():
@@ -378,9 +392,11 @@ async def table_socket(ws: WebSocket) -> None:
 
 # ------------------------------------------------------------------ app
 def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4,
+               limits: ServerLimits | None = None,
                max_tables: int = 2000) -> Starlette:
     """The app on a database URL (default ``sqlite:///torite.db``) or on a given store."""
     own_store = store is None
+    limits = limits if limits is not None else ServerLimits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -388,9 +404,13 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         manager = TableManager(st, bot_threads=bot_threads, max_tables=max_tables)
         app.state.manager = manager
         await manager.start()
+        pruner = asyncio.create_task(_prune_forever(manager, limits))
         try:
             yield
         finally:
+            pruner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pruner
             await manager.stop()
             if own_store:
                 st.close()
@@ -409,5 +429,19 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=64 * 1024)
+    app.state.limits = limits
+    app.state.table_limiter = limits.table_limiter()
     app.add_middleware(SecurityHeaders)
     return app
+
+
+async def _prune_forever(manager: TableManager, limits: ServerLimits) -> None:
+    """Finished tables are kept ``retention_days`` (their records downloadable), then deleted."""
+    while True:
+        try:
+            gone = await manager.prune(time.time() - limits.retention_days * 86400)
+            if gone:
+                log.info("pruned %d finished tables past the retention of %g days", len(gone), limits.retention_days)
+        except Exception:
+            log.exception("pruning finished tables failed; will retry")
+        await asyncio.sleep(limits.prune_every_seconds)

@@ -354,6 +354,16 @@ class TableManager:
             self._start(table)
         self.started = True
 
+    async def prune(self, finished_before: float) -> list[str]:
+        """Forget the tables finished before ``finished_before``: in the store and in memory (a
+        live game is never dropped, whatever its age)."""
+        ids: list[str] = await self._db_call(self.store.prune, finished_before)
+        for i in ids:
+            t = self.tables.get(i)
+            if t is not None and t.state.is_over():
+                del self.tables[i]
+        return ids
+
     async def stop(self) -> None:
         for t in list(self.tables.values()):
             if t.driver is not None:
