@@ -8,6 +8,7 @@ unless they are installed.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import Any
 
@@ -20,8 +21,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from torite.server.app import create_app
+    from torite.server.limits import ServerLimits
 
-    app = create_app(args.db, bot_threads=args.bot_threads)
+    try:
+        limits = ServerLimits(tables_per_minute=args.tables_per_minute, messages_per_second=args.messages_per_second,
+                              retention_days=args.retention_days)
+    except ValueError as e:
+        print(f"torite serve: {e}", file=sys.stderr)
+        return 2
+    app = create_app(args.db, bot_threads=args.bot_threads, limits=limits)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
@@ -68,6 +76,12 @@ def add_serve_command(sub: Any) -> None:
                    help="SQLAlchemy database URL (default sqlite:///torite.db in the current directory; "
                         "postgresql://… works too)")
     s.add_argument("--bot-threads", type=int, default=4, help="threads that run bot decisions")
+    s.add_argument("--retention-days", type=float, default=30.0,
+                   help="finished tables and their records are kept this many days, then deleted (default 30)")
+    s.add_argument("--tables-per-minute", type=float, default=10.0,
+                   help="new tables each client address may open per minute (default 10)")
+    s.add_argument("--messages-per-second", type=float, default=20.0,
+                   help="WebSocket messages each connection may send per second (default 20)")
     s.add_argument("--open", action="store_true", help="open the lobby in a browser once it is up")
     s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=cmd_serve)
