@@ -57,7 +57,7 @@ from torite.server.tables import SETTINGS, Connection, LiveTable, TableError, Ta
 log = logging.getLogger("torite.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-LANGS = ("en", "ja")
+LANGS = ("en", "ja", "ko")
 MAX_MESSAGE = 4096
 
 # Everything is served by this app: no script, style or font from elsewhere may load.
