@@ -1,0 +1,715 @@
+"""Mighty (마이티), exactly as ``rules.en.md`` (and ``shared/rules/mighty.md``) says, with its
+rulings A1–A16 and the game's own rulings M1–M8.
+
+A game on the kit (``torite.engine.kit``) for five players and 53 cards (the joker is card 52,
+``JK1``; ``JK`` is read as it).  Each decision is one action: ``bid 15 H`` / ``bid 16 NT`` /
+``pass`` (and ``dealmiss`` with ``deal_miss=half_point``) in the election, ``discard 7C`` three
+times, ``contract 16 S`` (the final contract; naming the current one keeps it), ``friend AS`` /
+``friend first-trick`` / ``friend none``, ``play 10H``, ``suit H`` after leading the joker and
+``call`` / ``nocall`` after leading the joker-call card.
+
+Hidden information: the kitty is a pile nobody sees; the president takes it into hand and
+discards into the pile ``discards``, which only the president sees.  The friend is a
+:class:`Role` held by whoever holds the named card, hidden until that card is played (a
+first-trick friend: until trick 1 is won); a card friend the president holds or discarded is a
+fake friend (the president plays alone).
+
+Explicit deals are the kit's, one per deal *attempt* (a deal miss or an all-pass redeal uses
+the next one): ``hands`` (five lists of ten cards) and ``kitty`` (three cards).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
+from torite.engine.base import Action, Event, OptionError, OptionSpec
+from torite.engine.kit import NOBODY, PLAY, Field, Pile, Role, TrickGame, TrickState, card_list
+
+SUITS: Final = "CDHS"
+CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+NUM_PLAYERS: Final = 5
+HAND: Final = 10
+JOKER: Final = JOKER1
+JOKER_BIT: Final = 1 << JOKER
+#: the point cards: every A, K, Q, J and 10 (ranks 10..14 are indexes 8..12 of a suit)
+POINT_MASK: Final = sum(1 << (s * 13 + r) for s in range(4) for r in range(8, 13))
+TEN_MASK: Final = sum(1 << (s * 13 + 8) for s in range(4))
+ACE_SPADES: Final = SPADES * 13 + 12
+ACE_DIAMONDS: Final = DIAMONDS * 13 + 12
+ACE_CLUBS: Final = CLUBS * 13 + 12
+THREE_CLUBS: Final = CLUBS * 13 + 1
+THREE_SPADES: Final = SPADES * 13 + 1
+MIN_BID: Final = 13  # M of the scoring formula
+MAX_BID: Final = 20
+DENOMS: Final = ("C", "D", "H", "S", "NT")
+NT: Final = "NT"
+
+BID, DISCARD, CONTRACT, FRIEND, SUIT, CALL = "bid", "discard", "contract", "friend", "suit", "call"
+PASS: Final = Action("pass")
+DEALMISS: Final = Action("dealmiss")
+CALL_JOKER: Final = Action("call")
+NO_CALL: Final = Action("nocall")
+SUIT_ACTIONS: Final = tuple(Action("suit", 0, s) for s in SUITS)
+FIRST_TRICK, NO_FRIEND, CARD_FRIEND = "first-trick", "none", "card"
+FRIEND_ACTIONS: Final = (*(Action("friend", 1 << c) for c in range(53)),
+                         Action("friend", 0, FIRST_TRICK), Action("friend", 0, NO_FRIEND))
+DISCARD_ACTIONS: Final = tuple(Action("discard", 1 << c) for c in range(53))
+
+
+# --------------------------------------------------------------------------- pure rules
+def contract_text(number: int, denom: str) -> str:
+    return f"{number} {denom}"
+
+
+def parse_contract(text: str) -> tuple[int, str]:
+    """``"15 H"`` -> (15, "H")."""
+    number, denom = text.split()
+    return int(number), denom
+
+
+def bid_rank(number: int, denom: str) -> int:
+    """A higher number beats any lower one; at the same number no-trump beats a suit (§6)."""
+    return number * 2 + (denom == NT)
+
+
+def change_cost(old: str, new: str) -> int:
+    """What changing the trump after the kitty adds to the bid (§7, A4): nothing to keep it, 1
+    from a suit to no-trump, 2 to another suit (from no-trump too)."""
+    if old == new:
+        return 0
+    return 1 if new == NT else 2
+
+
+def trump_of(denom: str) -> int:
+    return -1 if denom == NT else SUITS.index(denom)
+
+
+def mighty_of(trump: int, when_spades: str = "DA") -> int:
+    """The Mighty (§2): ♠A, or when spades are trump ♦A (option ``mighty_when_spades=CA``: ♣A)."""
+    if trump == SPADES:
+        return ACE_CLUBS if when_spades == "CA" else ACE_DIAMONDS
+    return ACE_SPADES
+
+
+def call_card_of(trump: int) -> int:
+    """The joker-call card (§2): ♣3, or ♠3 when clubs are trump."""
+    return THREE_SPADES if trump == CLUBS else THREE_CLUBS
+
+
+def points_of(mask: int) -> int:
+    """Point cards (A K Q J 10) in a card mask; the joker is worth nothing."""
+    return (mask & POINT_MASK).bit_count()
+
+
+def is_deal_miss(hand: int, rule: str) -> bool:
+    """An automatic deal miss (§5, A1): ``no_points`` no point card at all; ``one_card`` at most
+    one point card, the Mighty (♠A before the election) not counted.  ``half_point`` is never
+    automatic (see :func:`may_declare_deal_miss`)."""
+    if rule == "no_points":
+        return not hand & POINT_MASK
+    if rule == "one_card":
+        return (hand & POINT_MASK & ~(1 << ACE_SPADES)).bit_count() <= 1
+    return False
+
+
+def half_points(hand: int) -> int:
+    """Twice the ``half_point`` value of a hand (§5): ♠A 0, every other A K Q J 1, a 10 ½, the
+    joker −1."""
+    honours = hand & POINT_MASK & ~TEN_MASK & ~(1 << ACE_SPADES)
+    return 2 * honours.bit_count() + (hand & TEN_MASK).bit_count() - 2 * (hand >> JOKER & 1)
+
+
+def may_declare_deal_miss(hand: int) -> bool:
+    """``deal_miss=half_point``: a hand worth at most ½ point may be thrown in (pagat's ≤)."""
+    return half_points(hand) <= 1
+
+
+def joker_has_power(trick_no: int, called: bool, last_rule: str = "no_power") -> bool:
+    """The joker wins a trick unless it is trick 1, trick 10 (``joker_last_trick=power`` keeps
+    it) or caught by a joker call (§8, A7)."""
+    if called or trick_no == 0:
+        return False
+    return not (trick_no == 9 and last_rule != "power")
+
+
+def winning_index(cards: Sequence[int], led: int, trump: int, mighty: int, joker_power: bool) -> int:
+    """Index of the winning card (§8): the Mighty; else a joker with power; else the highest
+    trump; else the highest card of the led suit (the suit named for a led joker).  A joker
+    without power ranks below everything, so a powerless joker led with no card of the named
+    suit and no trump behind it wins (A13)."""
+    best, best_value = 0, -1
+    for i, c in enumerate(cards):
+        if c == mighty:
+            return i
+        if c == JOKER:
+            if joker_power:
+                return i
+            continue
+        suit = c // 13
+        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def base_amount(contract: int, party: int, formula: str = "pagat") -> int:
+    """S before the multipliers (§9): made ``2·(B−M) + (P−B)`` (or the option's formula), failed
+    ``B − P``.  M is 13, or the contract itself for a contract of 12 (ruling M2)."""
+    m = min(MIN_BID, contract)
+    if party < contract:
+        return contract - party
+    if formula == "P-10":
+        return party - 10
+    if formula == "P-M":
+        return party - m
+    if formula == "P-M+1":
+        return party - m + 1
+    return 2 * (contract - m) + (party - contract)
+
+
+def multipliers(contract: int, party: int, no_trump: bool, no_friend: bool) -> list[str]:
+    """The doublings that apply (§9): no-trump, no friend declared, run, back run."""
+    made = party >= contract
+    out = []
+    if no_trump:
+        out.append("no_trump")
+    if no_friend:
+        out.append("no_friend")
+    if made and party == 20:
+        out.append("run")
+    if not made and party <= 9:
+        out.append("back_run")
+    return out
+
+
+def payments(n: int, president: int, friend: int, amount: int, made: bool, lone_share: int = 4) -> list[int]:
+    """Each seat's score for a deal (§9, A5, A6): with a friend ±2S, ±S and ∓S for each of
+    the three others; alone ±``lone_share``·S and ∓S for each of the four others."""
+    sign = 1 if made else -1
+    out = [-sign * amount] * n
+    if friend >= 0 and friend != president:
+        out[president] = 2 * sign * amount
+        out[friend] = sign * amount
+    else:
+        out[president] = lone_share * sign * amount
+    return out
+
+
+# --------------------------------------------------------------------------- the game
+class Mighty(TrickGame):
+    id = "mighty"
+    title = "Mighty"
+    OPTIONS = (
+        OptionSpec("deals", 10, "number of deals in a game", minimum=1, maximum=100),
+        OptionSpec("deal_miss", "no_points",
+                   "which hands are thrown in: no point card (automatic), a hand worth at most half a "
+                   "point (the holder may declare it) or at most one point card besides the Mighty "
+                   "(automatic)", choices=("no_points", "half_point", "one_card")),
+        OptionSpec("opener", "dealer", "who bids first: the dealer, or from the second deal the previous "
+                   "president", choices=("dealer", "previous_president")),
+        OptionSpec("all_pass", "redeal", "when all five pass: the same dealer deals again, or the bidding "
+                   "restarts once with minimum 12", choices=("redeal", "min12")),
+        OptionSpec("nt_min12", False, "the opening bid may be 12 no-trump"),
+        OptionSpec("discards_count", True, "point cards among the president's discards count for the "
+                   "ruling party"),
+        OptionSpec("joker_first_trick", "no_power", "the joker in trick 1: may be played without power "
+                   "but not led, or may not be played at all", choices=("no_power", "forbidden")),
+        OptionSpec("joker_last_trick", "no_power", "the joker in trick 10: played without power, may not "
+                   "be kept for it (forbidden), or with full power", choices=("no_power", "forbidden", "power")),
+        OptionSpec("joker_call_first_trick", False, "a joker call is possible in trick 1"),
+        OptionSpec("lone_share", 4, "a lone president wins or loses this many times S (4: zero-sum)",
+                   choices=(4, 2)),
+        OptionSpec("score_formula", "pagat", "S of a made contract: 2(B-M)+(P-B) (pagat), P-10, P-M or "
+                   "P-M+1", choices=("pagat", "P-10", "P-M", "P-M+1")),
+        OptionSpec("mighty_when_spades", "DA", "the Mighty when spades are trump: the ace of diamonds or "
+                   "of clubs", choices=("DA", "CA")),
+    )
+    PLAYERS = NUM_PLAYERS
+    DECK = tuple(range(53))
+    STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
+                 "joker_calls", "party_points", "president_points")
+    BOT = "torite.games.mighty.bot:MightyBot"
+    PILES = (Pile("kitty", seen="nobody", deal=3), Pile("discards", seen="discards_seen"))
+    FIELDS = (
+        Field("attempts"),                 # deal attempts this game has used (explicit deals)
+        Field("misses"),                   # deal misses of this deal so far
+        Field("miss_shown", "seat_cards"),  # the hands shown by deal misses, until the first bid
+        Field("auction", "list"),          # [[seat, "bid 15 H"], [seat, "pass"], ...]
+        Field("passed"),                   # seats that passed (a mask)
+        Field("high_bid", "str"),          # the highest bid so far, "15 H"
+        Field("bidder"),                   # its seat
+        Field("minimum"),                  # the lowest bid now (12 after an all_pass=min12 restart)
+        Field("restarted", "bool"),
+        Field("prev_president"),           # the previous deal's president (-1: none yet)
+        Field("president"),
+        Field("contract", "str"),          # the election's bid, then the final contract
+        Field("trump", "suit"),
+        Field("mighty", "card"),           # fixed with the final contract
+        Field("call_card", "card"),
+        Field("friend_call", "str"),       # "card", "first-trick", "none"
+        Field("friend_card", "card"),
+        Field("called", "bool"),           # the current trick's joker call
+        Field("points_taken", "list"),     # point cards in each seat's tricks this deal
+    )
+    ROLES = (Role("friend", card_attr="friend_card", revealed_attr="friend_shown"),)
+
+    @property
+    def hand_size(self) -> int:
+        return HAND
+
+    def _check_options(self) -> None:
+        if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
+            raise OptionError("mighty: joker_call_first_trick needs the joker playable in trick 1 "
+                              "(joker_first_trick=no_power)")
+
+    def parse_action(self, text: str) -> Action:
+        """The notation of the rules page: ``JK`` is the joker, ``first-trick`` and ``none`` are
+        read in any case."""
+        words = text.split()
+        words = ["JK1" if w.upper() == "JK" else w for w in words]
+        action = super().parse_action(" ".join(words))
+        if action.kind == "friend" and action.arg.lower() in (FIRST_TRICK, NO_FRIEND):
+            return Action("friend", action.cards, action.arg.lower())
+        return action
+
+
+class MightyState(TrickState):
+    game: Mighty
+    kitty: list[int]
+    discards: list[int]
+    attempts: int = 0
+    prev_president: int = -1
+    next_dealer: int = -1
+    _void_before: int = 0
+    misses: int
+    miss_shown: list[int]
+    auction: list[list[Any]]
+    passed: int
+    high_bid: str | None
+    bidder: int | None
+    minimum: int
+    restarted: bool
+    president: int | None
+    contract: str | None
+    trump: int
+    mighty: int
+    call_card: int
+    friend_call: str | None
+    friend_card: int
+    friend: int
+    friend_shown: bool
+    called: bool
+    points_taken: list[int]
+
+    def setup_options(self) -> None:
+        opts = self.game.options
+        deals: int = opts["deals"]
+        self.limit = deals if self.max_rounds is None else min(deals, self.max_rounds)
+        self.miss_rule: str = opts["deal_miss"]
+        self.first_rule: str = opts["joker_first_trick"]
+        self.last_rule: str = opts["joker_last_trick"]
+
+    # --------------------------------------------------------------- dealing
+    def start_round(self) -> None:
+        """The previous deal's friend deals next, else its president (§4); the kit moves the
+        dealer on by one, so it is given the seat before."""
+        if self.round_scores and self.next_dealer >= 0:
+            self.dealer = (self.next_dealer - 1) % self.n
+        super().start_round()
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        played = len(self.round_scores)
+        if played < len(self.deals) and self.attempts != played:
+            # earlier deal misses or redeals used explicit deals: this attempt takes the next one
+            del self.events[-self.n:]
+            self._put_deal(self.deals[self.attempts] if self.attempts < len(self.deals) else None)
+        self.attempts += 1
+        self.misses = 0
+        self.miss_shown = [0] * self.n
+        self.president = None
+        self.contract = None
+        self.trump = -1
+        self.mighty = -1
+        self.call_card = -1
+        self.friend_call = None
+        self.friend_card = -1
+        self.friend = -1
+        self.friend_shown = False
+        self.called = False
+        self.points_taken = [0] * self.n
+        self.next_dealer = -1
+        self._open_election()
+
+    def _put_deal(self, deal: Mapping[str, Any] | None) -> None:
+        """Hands and kitty from an explicit deal, or shuffled; each seat is shown its hand."""
+        n = self.n
+        if deal is not None:
+            hands = [sum(1 << c for c in card_list(h)) for h in deal["hands"]]
+            self.kitty = card_list(deal["kitty"])[::-1]
+        else:
+            deck = list(self.game.deck)
+            self.rng.shuffle(deck)
+            hands = [sum(1 << c for c in deck[i * HAND:(i + 1) * HAND]) for i in range(n)]
+            self.kitty = deck[n * HAND:]
+        self.hands = hands
+        for s in range(n):
+            self.events.append(Event("deal", s, {"cards": [card_str(c) for c in _bits(hands[s])]}, 1 << s))
+
+    def _redeal(self, dealer: int, reason: str) -> None:
+        """Throw the cards in and deal again (a deal miss, or all five passed)."""
+        self.dealer = dealer
+        self.events.append(Event("redeal", dealer, {"reason": reason, "dealer": dealer}))
+        deal = self.deals[self.attempts] if self.attempts < len(self.deals) else None
+        self.attempts += 1
+        self._put_deal(deal)
+        self._open_election()
+
+    def _open_election(self) -> None:
+        """Check for a deal miss (A1, A16), then let the opener bid (§6, A2)."""
+        if self.miss_rule != "half_point":
+            for i in range(self.n):
+                s = (self.dealer + i) % self.n
+                if is_deal_miss(self.hands[s], self.miss_rule):
+                    # thrown in before anyone looks: only the hand shown is ever named (M1)
+                    del self.events[-self.n:]
+                    self._deal_miss(s)
+                    return
+        self.auction = []
+        self.passed = 0
+        self.high_bid = None
+        self.bidder = None
+        self.minimum = MIN_BID
+        self.restarted = False
+        self.phase = BID
+        self.leader = self.turn = self._opener()
+
+    def _opener(self) -> int:
+        if self.game.options["opener"] == "previous_president" and self.prev_president >= 0:
+            return self.prev_president
+        return self.dealer
+
+    def _deal_miss(self, seat: int) -> None:
+        """``seat`` shows its hand; the deal is void and ``seat`` deals again (A1)."""
+        hand = self.hands[seat]
+        self.misses += 1
+        self.counters["deal_miss"] += 1
+        self.miss_shown = list(self.miss_shown)
+        self.miss_shown[seat] |= hand
+        self.events.append(Event("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]}))
+        self._redeal(seat, "deal_miss")
+
+    # --------------------------------------------------------------- the election
+    def legal_bid(self, seat: int) -> list[Action]:
+        out = []
+        if (self.miss_rule == "half_point" and not any(s == seat for s, _ in self.auction)
+                and may_declare_deal_miss(self.hands[seat])):
+            out.append(DEALMISS)
+        low = -1 if self.high_bid is None else bid_rank(*parse_contract(self.high_bid))
+        opening_nt = self.game.options["nt_min12"] and self.high_bid is None
+        for number in range(12, MAX_BID + 1):
+            for denom in DENOMS:
+                if number < self.minimum and not (opening_nt and denom == NT):
+                    continue
+                if bid_rank(number, denom) > low:
+                    out.append(Action("bid", 0, contract_text(number, denom)))
+        out.append(PASS)
+        return out
+
+    def apply_bid(self, seat: int, action: Action) -> None:
+        if action.kind == "dealmiss":
+            self._deal_miss(seat)
+            return
+        if any(self.miss_shown):
+            self.miss_shown = [0] * self.n
+        self.auction = [*self.auction, [seat, str(action)]]
+        if action.kind == "pass":
+            self.passed |= 1 << seat
+            self.events.append(Event("pass", seat, {}))
+        else:
+            self.high_bid, self.bidder = action.arg, seat
+            self.events.append(Event("bid", seat, {"bid": action.arg}))
+            if action.arg == contract_text(MAX_BID, NT):
+                self._elect(seat)  # 20 no-trump cannot be beaten (A3)
+                return
+        passes = self.passed.bit_count()
+        if passes == self.n:
+            if self.game.options["all_pass"] == "min12" and not self.restarted:
+                self.restarted = True
+                self.minimum = 12
+                self.passed = 0
+                self.auction = []
+                self.events.append(Event("restart", self.dealer, {"minimum": 12}))
+                self.turn = self._opener()
+            else:
+                self._redeal(self.dealer, "all_pass")
+            return
+        if self.bidder is not None and passes == self.n - 1:
+            self._elect(self.bidder)
+            return
+        nxt = (seat + 1) % self.n
+        while self.passed >> nxt & 1:
+            nxt = (nxt + 1) % self.n
+        self.turn = nxt
+
+    def _elect(self, seat: int) -> None:
+        """The election is over: the president takes the kitty (§7.1)."""
+        assert self.high_bid is not None
+        self.president = seat
+        self.contract = self.high_bid
+        self.trump = trump_of(parse_contract(self.high_bid)[1])
+        self.events.append(Event("president", seat, {"bid": self.high_bid}))
+        kitty = sorted(self.kitty)
+        for c in kitty:
+            self.hands[seat] |= 1 << c
+        self.kitty = []
+        self.events.append(Event("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat))
+        self.phase = DISCARD
+        self.turn = seat
+
+    def discards_seen(self) -> int:
+        """Only the president sees the discards."""
+        return NOBODY if self.president is None else 1 << self.president
+
+    # --------------------------------------------------------------- kitty and contract
+    def legal_discard(self, seat: int) -> list[Action]:
+        return [DISCARD_ACTIONS[c] for c in _bits(self.hands[seat])]
+
+    def apply_discard(self, seat: int, action: Action) -> None:
+        card = action.card
+        self.hands[seat] &= ~(1 << card)
+        self.discards.append(card)
+        self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+        if len(self.discards) == 3:
+            self.events.append(Event("discarded", seat, {"count": 3}))
+            self.phase = CONTRACT
+
+    def legal_contract(self, seat: int) -> list[Action]:
+        assert self.contract is not None
+        number, denom = parse_contract(self.contract)
+        out = []
+        for d in DENOMS:
+            for k in range(number + change_cost(denom, d), MAX_BID + 1):
+                out.append(Action("contract", 0, contract_text(k, d)))
+        return out
+
+    def apply_contract(self, seat: int, action: Action) -> None:
+        changed = action.arg != self.contract
+        self.contract = action.arg
+        self.trump = trump_of(parse_contract(action.arg)[1])
+        self.mighty = mighty_of(self.trump, self.game.options["mighty_when_spades"])
+        self.call_card = call_card_of(self.trump)
+        self.events.append(Event("contract", seat, {"contract": action.arg, "changed": changed,
+                                                    "mighty": card_str(self.mighty),
+                                                    "call_card": card_str(self.call_card)}))
+        self.phase = FRIEND
+
+    # --------------------------------------------------------------- the friend
+    def legal_friend(self, seat: int) -> list[Action]:
+        return list(FRIEND_ACTIONS)
+
+    def apply_friend(self, seat: int, action: Action) -> None:
+        if action.cards:
+            card = action.card
+            self.friend_call, self.friend_card = CARD_FRIEND, card
+            holder = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
+            self.friend = -1 if holder == seat else holder  # held or discarded: a fake friend (A5)
+            self.events.append(Event("friend", seat, {"call": CARD_FRIEND, "card": card_str(card)}))
+        else:
+            self.friend_call = action.arg
+            if action.arg == NO_FRIEND:
+                self.friend_shown = True
+            self.events.append(Event("friend", seat, {"call": action.arg}))
+        self.phase = PLAY
+        self.leader = self.turn = seat  # the president leads trick 1 (§8)
+
+    def _reveal(self) -> None:
+        self.friend_shown = True
+        friend = self.friend if self.friend >= 0 else None
+        self.events.append(Event("friend_shown", self.friend, {
+            "friend": friend, "president": self.president,
+            "card": card_str(self.friend_card) if self.friend_card >= 0 else None}))
+
+    # --------------------------------------------------------------- the tricks
+    def playable(self, seat: int) -> int:
+        hand = self.hands[seat]
+        trick_no = len(self.history)
+        if trick_no == 8 and self.last_rule == "forbidden" and hand & JOKER_BIT:
+            return JOKER_BIT  # the joker may not be kept for the last trick (M5)
+        if not self.trick:
+            if trick_no:
+                return hand
+            lead = hand & ~JOKER_BIT  # never the joker (A7), no trump unless nothing else (A14)
+            if self.trump >= 0:
+                plain = lead & ~SUIT_MASKS[self.trump]
+                if plain:
+                    return plain
+            return lead
+        if self.called and hand & JOKER_BIT:
+            return JOKER_BIT
+        free = hand & ((1 << self.mighty) | JOKER_BIT)
+        if trick_no == 0 and self.first_rule == "forbidden":
+            hand &= ~JOKER_BIT
+            free &= ~JOKER_BIT
+        follow = hand & SUIT_MASKS[self.led] if self.led >= 0 else 0
+        return follow | free if follow else hand
+
+    def play_card(self, seat: int, card: int) -> None:
+        self._void_before = self.voids[seat]
+        super().play_card(seat, card)
+
+    def card_played(self, seat: int, card: int) -> dict[str, Any]:
+        if card == self.mighty:
+            self.voids[seat] = self._void_before  # the Mighty may be played instead of following
+        return {"card": card_str(card)}
+
+    def after_play(self, seat: int, card: int) -> bool:
+        if self.friend_call == CARD_FRIEND and card == self.friend_card:
+            self._reveal()
+        if len(self.trick) == 1:
+            if card == JOKER:
+                self.phase = SUIT
+                return True
+            if (card == self.call_card and (self.history or self.game.options["joker_call_first_trick"])
+                    and not self._joker_played()):
+                self.phase = CALL
+                return True
+        return False
+
+    def _joker_played(self) -> bool:
+        """Whether the joker has been played in an earlier trick (public)."""
+        text = card_str(JOKER)
+        return any(text in t["cards"] for t in self.history)
+
+    def legal_suit(self, seat: int) -> list[Action]:
+        return list(SUIT_ACTIONS)
+
+    def apply_suit(self, seat: int, action: Action) -> None:
+        self.led = SUITS.index(action.arg)
+        self.events.append(Event("suit", seat, {"suit": action.arg}))
+        self.phase = PLAY
+        self.advance()
+
+    def legal_call(self, seat: int) -> list[Action]:
+        return [CALL_JOKER, NO_CALL]
+
+    def apply_call(self, seat: int, action: Action) -> None:
+        self.called = action.kind == "call"
+        if self.called:
+            self.counters["joker_calls"] += 1
+        self.events.append(Event("joker_call", seat, {"call": self.called, "card": card_str(self.call_card)}))
+        self.phase = PLAY
+        self.advance()
+
+    def joker_power(self) -> bool:
+        return joker_has_power(len(self.history), self.called, self.last_rule)
+
+    def trick_winner(self) -> int:
+        return winning_index(self.trick, self.led, self.trump, self.mighty, self.joker_power())
+
+    def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
+        pts = 0
+        for c in self.trick:
+            pts += POINT_MASK >> c & 1
+        self.points_taken = list(self.points_taken)
+        self.points_taken[winner] += pts
+        record["points"] = pts
+        record["called"] = self.called
+        if not self.history and self.friend_call == FIRST_TRICK:
+            self.friend = -1 if winner == self.president else winner
+            self._reveal()
+
+    def clear_trick_hook(self) -> None:
+        self.called = False
+
+    # --------------------------------------------------------------- scoring
+    def side(self) -> tuple[int, ...]:
+        assert self.president is not None
+        if self.friend >= 0 and self.friend != self.president:
+            return self.president, self.friend
+        return (self.president,)
+
+    def score_round(self) -> dict[str, Any]:
+        assert self.president is not None and self.contract is not None
+        if not self.friend_shown:  # the friend card was never played: it was discarded (A11)
+            self._reveal()
+        opts = self.game.options
+        side = self.side()
+        discard_points = points_of(sum(1 << c for c in self.discards))
+        party = sum(self.points_taken[s] for s in side) + (discard_points if opts["discards_count"] else 0)
+        number, denom = parse_contract(self.contract)
+        made = party >= number
+        base = base_amount(number, party, opts["score_formula"])
+        mults = multipliers(number, party, denom == NT, self.friend_call == NO_FRIEND)
+        amount = base * 2 ** len(mults)
+        pay = payments(self.n, self.president, self.friend, amount, made, opts["lone_share"])
+        for s in range(self.n):
+            self.round_points[s] += pay[s]
+        c = self.counters
+        c["contract_made"] += made
+        c["contract"] += number
+        c["no_trump"] += denom == NT
+        c["no_friend"] += self.friend_call == NO_FRIEND
+        c["run"] += "run" in mults
+        c["back_run"] += "back_run" in mults
+        c["party_points"] += party
+        c["president_points"] += pay[self.president]
+        self.prev_president = self.president
+        self.next_dealer = side[-1]
+        return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
+                "contract": self.contract, "party_points": party, "made": made, "base": base,
+                "multipliers": mults, "amount": amount, "discard_points": discard_points,
+                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
+
+    def game_over(self) -> bool:
+        return len(self.round_scores) >= self.limit
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The ruling party and the opposition of the current deal, once the friend is known."""
+        if self.president is None or not self.friend_shown:
+            return ()
+        side = self.side()
+        return side, tuple(s for s in range(self.n) if s not in side)
+
+    # --------------------------------------------------------------- information
+    def forbids(self, seat: int) -> list[tuple[str, int]]:
+        """What play shows: a seat that did not play the joker to a joker call holds none, and a
+        president who led a trump to trick 1 held nothing but trumps and the joker (A14)."""
+        out: list[tuple[str, int]] = []
+        tricks: list[tuple[list[int], list[int], bool]] = [
+            (t["seats"], [parse_card(x) for x in t["cards"]], t["called"]) for t in self.history]
+        if self.trick:
+            tricks.append((self.trick_seats, self.trick, self.called))
+        for seats, cards, called in tricks:
+            if called:
+                out.extend((f"hands[{s}]", JOKER_BIT) for s, c in zip(seats[1:], cards[1:]) if c != JOKER)
+        if tricks and self.trump >= 0 and self.president is not None:
+            lead = tricks[0][1][0]
+            if lead < 52 and lead // 13 == self.trump:
+                others = sum(SUIT_MASKS[s] for s in range(4) if s != self.trump)
+                out.append((f"hands[{self.president}]", others))
+        return out
+
+    def arrange(self, rng: random.Random) -> None:
+        """A sampled world in which the president holds the friend card has no friend (A5)."""
+        if self.friend == self.president:
+            self.friend = -1
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+Mighty.STATE = MightyState
+
+__all__ = ["CALL_JOKER", "DEALMISS", "DENOMS", "FRIEND_ACTIONS", "JOKER", "NO_CALL", "PASS", "POINT_MASK",
+           "Mighty", "MightyState", "base_amount", "bid_rank", "call_card_of", "change_cost", "is_deal_miss",
+           "joker_has_power", "may_declare_deal_miss", "mighty_of", "multipliers", "parse_contract",
+           "payments", "points_of", "trump_of", "winning_index"]
