@@ -1,0 +1,120 @@
+"""The fixed-size encodings every adapter stands on, checked on every registered game."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from torite.adapters.encoding import ActionSpace, all_card_sets, describe, spec
+from torite.cards import iter_bits, parse_card
+from torite.engine.base import Action
+from torite.engine.registry import game_ids
+
+GAMES = game_ids()
+
+
+def _random_states(game_id: str, rounds: int, seed: int):  # type: ignore[no-untyped-def]
+    """Every state of ``rounds`` random single rounds (seeds unlike exploration's)."""
+    game = spec(game_id).game
+    for i in range(rounds):
+        state = game.new_state(seed * 1000 + i, max_rounds=1, first_round=i, dealer=i % game.num_players)
+        rng = random.Random(i)
+        while not state.is_over():
+            yield state
+            seat = state.to_act()[0]
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+        yield state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_legal_action_has_an_id_that_names_it_back(game_id: str) -> None:
+    sp = spec(game_id)
+    for state in _random_states(game_id, 12, 7):
+        for seat in state.to_act():
+            legal = state.legal_actions(seat)
+            ids = [sp.actions.index(a, legal) for a in legal]
+            assert len(set(ids)) == len(ids)
+            assert [sp.actions.action(i, legal) for i in ids] == legal
+            mask = sp.actions.mask(legal)
+            assert mask.sum() == len(legal) and all(mask[i] == 1 for i in ids)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_observation_vector_has_one_size_and_marks_only_cards_the_seat_may_know(game_id: str) -> None:
+    sp = spec(game_id)
+    d = len(sp.deck)
+    for state in _random_states(game_id, 6, 3):
+        for seat in range(sp.game.num_players):
+            vec = sp.obs.encode(state.observation(seat))
+            assert vec.shape == (sp.obs.size,) and vec.dtype == np.float32
+            assert np.isfinite(vec).all()
+            known = state.known_cards(seat)
+            for offset, blocks in sp.obs.card_segments:
+                for b in range(blocks):
+                    block = vec[offset + b * d: offset + (b + 1) * d]
+                    for i in np.flatnonzero(block):
+                        assert known >> sp.deck[i] & 1, (game_id, seat, offset, sp.deck[i])
+            hand = vec[sp.obs.offset["hand"]: sp.obs.offset["hand"] + d]
+            assert {sp.deck[i] for i in np.flatnonzero(hand)} == set(iter_bits(state.card_places()[f"hands[{seat}]"]))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_vector_is_a_function_of_the_observation_alone(game_id: str) -> None:
+    """A determinized state shows the seat the same observation, hence the same vector."""
+    sp = spec(game_id)
+    for k, state in enumerate(_random_states(game_id, 2, 5)):
+        if state.is_over() or k % 7:
+            continue
+        seat = state.to_act()[0]
+        other = state.determinize(seat, random.Random(k))
+        assert np.array_equal(sp.obs.encode(state.observation(seat)), sp.obs.encode(other.observation(seat)))
+
+
+def test_the_encodings_are_the_same_every_time_and_follow_the_options() -> None:
+    a = describe("trick-of-the-dead")
+    assert describe("trick-of-the-dead") == a
+    two = describe("trick-of-the-dead", {"players": 2})
+    assert two["players"] == 2 and two["observation_size"] != a["observation_size"]
+    assert describe("kaedama")["deck"] == 36  # the stripped deck, from card_places
+
+
+def test_trick_of_the_dead_has_one_id_per_card_and_one_per_pair_to_bury() -> None:
+    d = describe("trick-of-the-dead")
+    blocks = {(b["kind"], b["cards"], b["arg"]): b["size"] for b in d["action_blocks"]}
+    assert blocks[("play", 1, "")] == 54 and blocks[("bury", 2, "")] == math.comb(54, 2)
+    assert {a for (k, _, a) in blocks if k == "trump"} == set("CDHS")
+    assert d["action_space"] == sum(blocks.values()) + d["overflow"]
+
+
+def test_card_sets_rank_densely_in_order() -> None:
+    deck = list(range(10))
+    space = ActionSpace(deck, {Action("bury", 0b11), Action("call", 0, "S")}, {})
+    masks = all_card_sets(deck, 2)
+    ids = [space.index(Action("bury", m)) for m in masks]
+    assert sorted(ids) == list(range(len(masks)))
+    assert all(space.action(i) == Action("bury", m) for i, m in zip(ids, masks))
+    # suits are completed: a space that met "call S" can name "call H"
+    assert str(space.action(space.index(Action("call", 0, "H")))) == "call H"
+    with pytest.raises(KeyError):
+        space.index(Action("play", 1 << parse_card("AS")))
+    with pytest.raises(KeyError):
+        space.action(space.size)
+
+
+def test_actions_of_shapes_never_met_take_overflow_ids_among_the_legal_ones() -> None:
+    deck = list(range(20))
+    space = ActionSpace(deck, {Action("play", 1), Action("bid", 0, "13 NT"), Action("contract", 0, "20 H")}, {})
+    # argument positions are completed and pooled across kinds
+    assert space.index(Action("contract", 0, "14 C")) < space.semantic
+    quad = Action("play", 0b1111)
+    legal = [Action("play", 1), quad, Action("play", 0b11110000)]
+    i = space.index(quad, legal)
+    assert i == space.semantic and space.action(i, legal) == quad
+    assert space.action(space.semantic + 1, legal) == legal[2]
+    assert space.mask(legal).sum() == 3
+    with pytest.raises(KeyError):
+        space.index(quad)  # an overflow id needs the legal list
