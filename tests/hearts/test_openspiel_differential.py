@@ -9,6 +9,7 @@ set of cards to the same seat, and at the end torite's ``26 - points`` must be p
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ def to_torite(card: int) -> int:
     return card % 4 * 13 + card // 4
 
 
-def chance(state: pyspiel.State, rng: random.Random) -> int:
+def chance(state: Any, rng: random.Random) -> int:
     outcomes = state.chance_outcomes()
     x = rng.random()
     acc = 0.0
@@ -37,7 +38,7 @@ def chance(state: pyspiel.State, rng: random.Random) -> int:
     return int(outcomes[-1][0])
 
 
-def replay(game: pyspiel.Game, rng: random.Random, hearts: Hearts) -> tuple[list[float], list[int], int, str]:
+def replay(game: Any, rng: random.Random, hearts: Hearts) -> tuple[list[float], list[int], int, str]:
     """One random pyspiel trajectory replayed in torite; returns pyspiel's and torite's returns,
     the number of decisions compared and the pass direction."""
     st = game.new_initial_state()
