@@ -153,9 +153,10 @@ def _register_extra_commands() -> None:
     They import what they share with this module from ``torite.cli.common``, never this module,
     so the dependency runs one way."""
     from torite.cli.arena_cmd import add_arena_command
+    from torite.cli.compare_cmd import add_compare_command
     from torite.server.cli import add_serve_command
 
-    _EXTRA_COMMANDS.extend([add_arena_command, add_serve_command])
+    _EXTRA_COMMANDS.extend([add_arena_command, add_compare_command, add_serve_command])
 
 
 _register_extra_commands()

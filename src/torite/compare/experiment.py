@@ -1,0 +1,221 @@
+"""The experiment behind ``torite compare``: every variant plays the same deals with the same bots.
+
+Work comes in *units*, one per (deal index ``i``, variant).  A unit plays:
+
+- **one whole game** between the table's bots (``--bots``), seeded ``derive_seed(seed,
+  "compare-game", i)`` with its bots seeded from that game seed exactly as ``torite simulate``
+  seeds them.  Every variant gets the same seed, so the same shuffles and the same bot random
+  streams (common random numbers): as long as two variants' rules consume the game's random
+  generator alike, round *k* of game *i* is dealt the same cards in both, and a difference
+  between them is the rules', not the cards';
+- **one duplicate deal** (unless the skill measure is off): a single round seeded
+  ``derive_seed(seed, "compare-deal", i)`` with the dealer ``i mod n`` and round number ``i``,
+  played once for each seating of the strong and the weak bot (the arena's seatings, each bot at
+  least once), the bots of seating ``j`` seeded ``derive_seed(seed, "compare-bots", i, j)``.
+  The same cards under every seating separate the players' part of a round's score from the
+  cards' part (luck), and the strong bot's edge over the weak one (skill).
+
+Results are folded in unit order whatever ``jobs`` is, so every number is a function of the seed,
+the variants and the bots alone.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from torite.arena import play_round, seatings
+from torite.bots import make_bot
+from torite.engine import driver
+from torite.engine.base import Action, Game, OptionError
+from torite.engine.registry import game_class, make_game
+from torite.parallel import ordered_map
+from torite.seeds import derive_seed
+
+
+class VariantError(ValueError):
+    """A ``--variant`` that cannot be read or whose options the game refuses."""
+
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.+-]*$")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named set of option values; ``given`` holds only the values the designer wrote (the
+    report names a variant by what it changes), ``options`` the game's full validated options."""
+
+    name: str
+    given: Mapping[str, Any]
+    options: Mapping[str, Any]
+
+
+def parse_variant(text: str) -> tuple[str, dict[str, str]]:
+    """``NAME:KEY=VALUE[,KEY=VALUE…]`` (or a bare ``NAME`` / ``NAME:`` for the game's defaults)
+    → the name and the raw option texts.  Syntax only: the game checks the values."""
+    name, sep, rest = text.partition(":")
+    name = name.strip()
+    if not name:
+        raise VariantError(f"variant {text!r}: start with a name, e.g. survival:survival=true")
+    if not _NAME.match(name):
+        raise VariantError(f"variant {text!r}: a name is letters, digits, spaces and _ . + - "
+                           f"(starting with a letter or digit)")
+    opts: dict[str, str] = {}
+    if sep and rest.strip():
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            key = key.strip()
+            if not eq or not key or not value.strip():
+                raise VariantError(f"variant {name!r}: {part.strip()!r} is not KEY=VALUE "
+                                   f"(write NAME:KEY=VALUE,KEY=VALUE)")
+            if key in opts:
+                raise VariantError(f"variant {name!r}: option {key} given twice")
+            opts[key] = value.strip()
+    return name, opts
+
+
+def make_variants(game_id: str, specs: Sequence[str], common: Mapping[str, Any] | None = None) -> list[Variant]:
+    """Read ``--variant`` texts into checked variants: each one's options are ``common`` with its
+    own values over them.  Names must differ; every variant must seat as many players (a seat's
+    numbers are compared seat by seat)."""
+    game_class(game_id)  # an unknown game fails here, with the registry's message
+    if not specs:
+        raise VariantError("name at least one --variant, e.g. --variant base --variant survival:survival=true")
+    out: list[Variant] = []
+    seats: int | None = None
+    for text in specs:
+        name, raw = parse_variant(text)
+        if any(v.name == name for v in out):
+            raise VariantError(f"variant name {name!r} used twice")
+        given: dict[str, Any] = {**(common or {}), **raw}
+        try:
+            game = make_game(game_id, given)
+        except OptionError as e:
+            raise VariantError(f"variant {name!r}: {e}") from None
+        if seats is not None and game.num_players != seats:
+            raise VariantError(f"variant {name!r} seats {game.num_players} players, the first seats {seats}: "
+                               f"compare variants with the same number of players")
+        seats = game.num_players
+        out.append(Variant(name, {k: game.options[k] for k in raw}, dict(game.options)))
+    return out
+
+
+@dataclass
+class UnitData:
+    """What one unit measured.  Per round of the whole game: ``round_points[k][seat]``,
+    ``dealers[k]``, ``leaders[k]`` (the seat that played the round's first card) and
+    ``leading[k]`` (the seats that would win if the game stopped after round ``k``: the game's own
+    result rule).  ``stats``: the game's counters over the whole game.  ``duplicate[j][seat]``:
+    the duplicate deal's points under seating ``j`` (empty when skill is off)."""
+
+    deal: int
+    variant: int
+    round_points: list[tuple[int, ...]]
+    dealers: list[int]
+    leaders: list[int]
+    leading: list[tuple[int, ...]]
+    winners: tuple[int, ...]
+    stats: dict[str, float]
+    duplicate: list[tuple[int, ...]] = field(default_factory=list)
+
+
+def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[Any, list[tuple[int, ...]]]:
+    """One whole game (bots seeded as ``torite simulate`` seeds them); returns the final state
+    and the leading seats after every round."""
+    state = game.new_state(seed)
+    players = {s: make_bot(name, game, s, derive_seed(seed, "bot", s)) for s, name in enumerate(bots)}
+    leading: list[tuple[int, ...]] = []
+
+    def on_action(_seat: int, _action: Action, _seconds: float) -> None:
+        if state.rounds_played > len(leading):
+            leading.append(tuple(state.result().winners))
+
+    driver.run(state, players, on_action=on_action)
+    return state, leading
+
+
+def _dealers_and_leaders(events: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Each round's dealer (its ``round`` event) and the seat that played its first card."""
+    dealers: list[int] = []
+    leaders: list[int] = []
+    for e in events:
+        if e.kind == "round":
+            dealers.append(int(e.data["dealer"]))
+        elif e.kind == "play" and len(leaders) < len(dealers):
+            leaders.append(e.seat)
+    return dealers, leaders
+
+
+_Job = tuple[str, dict[str, Any], list[str], tuple[str, str] | None, int, int, int]
+
+
+def run_unit(job: _Job) -> UnitData:
+    """Play one unit (module level, so that worker processes can run it)."""
+    game_id, options, bots, skill, seed, index, variant = job
+    game = make_game(game_id, options)
+    n = game.num_players
+    state, leading = play_game(game, bots, derive_seed(seed, "compare-game", index))
+    res = state.result()
+    dealers, leaders = _dealers_and_leaders(state.events)
+    rounds = len(res.round_scores)
+    unit = UnitData(index, variant, [tuple(r) for r in res.round_scores], dealers[:rounds], leaders[:rounds],
+                    leading[:rounds], tuple(res.winners), state.stats())
+    if skill is not None:
+        deal_seed = derive_seed(seed, "compare-deal", index)
+        for j, seating in enumerate(seatings(2, n)):
+            names = [skill[b] for b in seating]
+            unit.duplicate.append(play_round(game, names, deal_seed, index % n,
+                                             derive_seed(seed, "compare-bots", index, j), first_round=index))
+    return unit
+
+
+@dataclass
+class Experiment:
+    """Everything played: ``units[v][i]`` is variant ``v``'s unit for deal ``i``."""
+
+    game_id: str
+    variants: list[Variant]
+    bots: list[str]
+    skill: tuple[str, str] | None
+    seed: int
+    deals: int
+    jobs: int
+    seats: int
+    stat_keys: tuple[str, ...]
+    units: list[list[UnitData]]
+    seconds: float
+
+
+def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str], *, deals: int,
+                   skill: tuple[str, str] | None = ("normal", "random"), seed: int = 0, jobs: int = 1,
+                   progress: Callable[[int, int], None] | None = None) -> Experiment:
+    """Play ``deals`` units for every variant (see the module docstring) and keep the raw data."""
+    if not variants:
+        raise VariantError("name at least one variant")
+    if deals < 1:
+        raise ValueError("deals must be at least 1")
+    if jobs < 1:
+        raise ValueError("jobs must be at least 1")
+    game = make_game(game_id, variants[0].options)
+    n = game.num_players
+    if len(bots) != n:
+        raise ValueError(f"{len(bots)} bots for {n} seats")
+    names = list(bots) + (list(skill) if skill is not None else [])
+    for name in names:  # an unknown bot fails here, before any worker starts
+        make_bot(name, game, 0, 0)
+    if skill is not None and skill[0] == skill[1]:
+        raise ValueError("the skill measure needs two different bots (strong, weak)")
+    jobs_list: list[_Job] = [(game_id, dict(v.options), list(bots), skill, seed, i, k)
+                             for i in range(deals) for k, v in enumerate(variants)]
+    units: list[list[UnitData]] = [[] for _ in variants]
+    start = time.perf_counter()
+    total = len(jobs_list)
+    for done, unit in enumerate(ordered_map(run_unit, jobs_list, jobs), 1):
+        units[unit.variant].append(unit)
+        if progress is not None:
+            progress(done, total)
+    return Experiment(game_id, list(variants), list(bots), skill, seed, deals, jobs, n, tuple(game.STAT_KEYS),
+                      units, time.perf_counter() - start)

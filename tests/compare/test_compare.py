@@ -1,0 +1,284 @@
+"""``torite compare``: variants on common deals, paired differences, the report and its JSON."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from torite.cli.main import main
+from torite.compare import compare, make_variants, parse_variant
+from torite.compare.analysis import _luck_from, _luck_parts, _skill, analyze, verdict
+from torite.compare.experiment import Experiment, UnitData, VariantError, run_experiment
+from torite.compare.report import command_line, render
+from torite.engine.registry import make_game
+from torite.seeds import derive_seed
+
+TOD = "trick-of-the-dead"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def twins() -> dict[str, Any]:
+    """Two variants with the same rules (and a third that differs), small and fast."""
+    return compare(TOD, ["a", "b:survival=false", "survival:survival=true"], "random", deals=12,
+                   skill=("normal", "random"), seed=3)
+
+
+# ---------------------------------------------------------------------------- variants
+def test_a_variant_is_a_name_and_its_options() -> None:
+    assert parse_variant("survival:survival=true,target=50") == ("survival", {"survival": "true", "target": "50"})
+    assert parse_variant("base") == ("base", {})
+    assert parse_variant("base:") == ("base", {})
+    assert parse_variant(" open : open_graveyard = true ") == ("open", {"open_graveyard": "true"})
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    (":survival=true", "start with a name"),
+    ("", "start with a name"),
+    ("survival:survival", "is not KEY=VALUE"),
+    ("survival:survival=", "is not KEY=VALUE"),
+    ("survival:=true", "is not KEY=VALUE"),
+    ("survival:survival=true,,target=5", "is not KEY=VALUE"),
+    ("s:target=5,target=6", "given twice"),
+    ("<b>:target=5", "a name is"),
+])
+def test_bad_variant_syntax_is_a_clear_error(text: str, says: str) -> None:
+    with pytest.raises(VariantError, match=says):
+        parse_variant(text)
+
+
+@pytest.mark.parametrize(("specs", "says"), [
+    (["base", "x:nosuch=1"], "variant 'x'.*unknown option nosuch"),
+    (["base", "x:survival=maybe"], "variant 'x'.*expected true or false"),
+    (["base", "x:target=0"], "variant 'x'.*below the minimum"),
+    (["base", "base:survival=true"], "used twice"),
+    (["base", "two:players=2"], "same number of players"),
+    ([], "at least one"),
+])
+def test_bad_variants_are_refused_by_name(specs: list[str], says: str) -> None:
+    with pytest.raises(VariantError, match=says):
+        make_variants(TOD, specs)
+
+
+def test_a_variant_keeps_what_it_changes_and_the_full_options() -> None:
+    base, surv = make_variants(TOD, ["base", "survival:survival=yes"], {"target": "50"})
+    assert base.given == {} and base.options["target"] == 50
+    assert surv.given == {"survival": True}
+    assert surv.options == {**make_game(TOD).options, "survival": True, "target": 50}
+
+
+@pytest.mark.parametrize("args", [
+    ["--variant", "base", "--variant", "x:survival"],
+    ["--variant", "base", "--variant", "x:nosuch=1"],
+    ["--variant", "base", "--skill", "normal"],
+    ["--variant", "base", "--skill", "normal,normal"],
+    ["--variant", "base", "--bots", "nobody"],
+    ["--variant", "base", "--deals", "0"],
+    ["--variant", "base", "--report", "out.png"],
+])
+def test_the_command_refuses_bad_input_with_one_line_and_status_2(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]) -> None:
+    code, out, err = run(capsys, "compare", TOD, *args)
+    assert code == 2 and out == ""
+    assert err.startswith("torite compare: ") and err.count("\n") == 1
+    assert not (tmp_path / "out.png").exists()
+
+
+# ---------------------------------------------------------------------------- the numbers
+def test_two_identical_variants_differ_by_intervals_holding_zero(twins: dict[str, Any]) -> None:
+    for key, m in twins["metrics"].items():
+        d = m["diffs"]["b"]
+        lo, hi = d["ci95"]
+        assert lo <= 0 <= hi, key
+        assert d["diff"] == 0 and d["verdict"] == "same" and d["sentence"] is None, key
+    assert twins["identical"] == ["b"]
+    assert not any(s.startswith("In b ") for s in twins["findings"])
+
+
+def test_survivals_club_penalty_lowers_the_points_with_the_right_sign() -> None:
+    out = compare(TOD, ["base", "survival:survival=true"], "random", deals=20, skill=None, seed=1)
+    d = out["metrics"]["points_per_round"]["diffs"]["survival"]
+    assert d["ci95"][1] < 0 and d["verdict"] == "lower"  # a club is -3 instead of -2: fewer points
+    s = out["metrics"]["stats.survival_points_per_round"]["diffs"]["survival"]
+    assert s["ci95"][0] > 0 and s["verdict"] == "higher"  # a surviving heart is +3 instead of +2
+    assert any(f.startswith("In survival a seat scores") and "fewer points a round" in f for f in out["findings"])
+    assert out["identical"] == []
+
+
+def test_every_variant_plays_the_same_deals() -> None:
+    variants = make_variants(TOD, ["base", "survival:survival=true"])
+    exp = run_experiment(TOD, variants, ["random"] * 3, deals=4, skill=None, seed=5)
+    for a, b in zip(*exp.units, strict=True):
+        assert a.dealers[0] == b.dealers[0]  # the same seed draws the same first dealer
+        assert a.leaders[0] == b.leaders[0]
+    # the same seed deals the first round the same hands whatever the variant
+    g0, g1 = (make_game(TOD, v.options) for v in variants)
+    for i in range(4):
+        seed = derive_seed(5, "compare-game", i)
+        assert g0.new_state(seed).hands == g1.new_state(seed).hands
+
+
+def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", TOD, "--variant", "base", "--variant", "survival:survival=true",
+                       "--bots", "random", "--skill", "normal,random", "--deals", "4", "--json")
+    assert code == 0
+    d = json.loads(out)
+    for key in ("game", "title", "seed", "deals", "seats", "bots", "skill", "jobs", "seconds", "rounds_played",
+                "confidence", "bootstrap_resamples", "negligible", "variants", "metrics", "findings", "identical",
+                "inconclusive", "distributions"):
+        assert key in d, key
+    assert [v["name"] for v in d["variants"]] == ["base", "survival"]
+    assert d["variants"][1]["changed"] == {"survival": True}
+    expected = {"points_per_round", "points_per_round_seat_0", "points_per_round_seat_1", "points_per_round_seat_2",
+                "round_score_sd", "round_range", "game_length", "dealer_advantage", "first_leader_advantage",
+                "lead_changes", "decided_before_last_round", "skill", "luck"}
+    expected |= {f"stats.{k}_per_round" for k in make_game(TOD).STAT_KEYS}
+    assert set(d["metrics"]) == expected
+    for key, m in d["metrics"].items():
+        assert set(m["values"]) == {"base", "survival"}, key
+        assert set(m["diffs"]) == {"survival"}, key
+        v = m["values"]["base"]
+        assert v["ci95"][0] <= v["mean"] <= v["ci95"][1], key
+        diff = m["diffs"]["survival"]
+        for k in ("diff", "ci95", "verdict", "significant", "deals_needed", "sentence", "negligible"):
+            assert k in diff, (key, k)
+        assert diff["verdict"] in ("higher", "lower", "same", "inconclusive")
+    for x in d["inconclusive"]:
+        assert x["deals_needed"] is None or x["deals_needed"] > 4
+        assert "too wide to conclude" in x["text"]
+    assert set(d["distributions"]) == {"round_points", "game_length"}
+    assert sum(d["distributions"]["game_length"]["base"].values()) == 4
+
+
+def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
+    a = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=2, jobs=1)
+    b = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=2, jobs=2)
+    a.pop("seconds"), b.pop("seconds"), a.pop("jobs"), b.pop("jobs")
+    assert a == b
+    c = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=7)
+    assert c["metrics"]["points_per_round"] != a["metrics"]["points_per_round"]
+
+
+def test_skill_and_luck_separate_the_players_from_the_cards() -> None:
+    plan = [(0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1), (1, 1, 0)]
+
+    def unit(points: list[tuple[int, ...]]) -> UnitData:
+        return UnitData(0, 0, [], [], [], [], (), {}, points)
+
+    # the cards decide everything: a seat scores the same whoever plays it
+    cards_only = [unit([(10 * d, 3, -d) for _ in plan]) for d in range(8)]
+    parts, n, m = _luck_parts(cards_only)
+    assert _luck_from(parts.sum(axis=0), 8.0, n, m) == pytest.approx(1.0)
+    assert all(_skill(u, plan) == 0 for u in cards_only)
+    # the players decide everything: the strong bot (0) scores 10, the weak one 0, whatever the cards
+    players_only = [unit([tuple(10 if b == 0 else 0 for b in s) for s in plan]) for _ in range(8)]
+    parts, n, m = _luck_parts(players_only)
+    assert _luck_from(parts.sum(axis=0), 8.0, n, m) == pytest.approx(0.0)
+    assert all(_skill(u, plan) == 10 for u in players_only)
+    # weights: a deal counted twice is as if it were played twice
+    w = np.array([2.0] + [1.0] * 7)
+    assert float(_luck_from(w @ _luck_parts(cards_only)[0], 9.0, n, m)) == pytest.approx(1.0)
+
+
+def test_lead_changes_and_an_early_decision_follow_the_games_own_leaders() -> None:
+    from torite.compare.analysis import _decided_early, _lead_changes
+
+    def unit(leading: list[tuple[int, ...]], winners: tuple[int, ...]) -> UnitData:
+        return UnitData(0, 0, [(0, 0, 0)] * len(leading), [0] * len(leading), [1] * len(leading), leading,
+                        winners, {})
+
+    u = unit([(0,), (0, 1), (1,), (1,)], (1,))
+    assert _lead_changes(u) == 2 and _decided_early(u) == 1.0
+    u = unit([(0,), (0,), (2,)], (2,))
+    assert _lead_changes(u) == 1 and _decided_early(u) == 0.0
+    assert _decided_early(unit([(0,)], (0,))) == 0.0  # one round: nothing is decided before it
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ((1.0, 0.5, 1.5, 0.2, 100), ("higher", None)),
+    ((-1.0, -1.5, -0.5, 0.2, 100), ("lower", None)),
+    ((0.0, -0.1, 0.1, 0.2, 100), ("same", None)),
+    ((0.0, -0.4, 0.4, 0.2, 100), ("inconclusive", 400)),  # half-width 0.4 → 0.2 needs 4× the deals
+    ((0.0, 0.0, 0.0, 0.0, 100), ("same", None)),
+])
+def test_verdicts(args: tuple[float, float, float, float, int], expected: tuple[str, int | None]) -> None:
+    assert verdict(*args) == expected
+
+
+def test_a_wide_interval_says_to_raise_the_deals() -> None:
+    out = compare(TOD, ["base", "s:survival=true"], "random", deals=3, skill=None, seed=4)
+    assert out["inconclusive"], "three deals cannot settle every measure"
+    x = out["inconclusive"][0]
+    assert x["deals_needed"] > 3 and f"about {x['deals_needed']} deals" in x["text"] and "(now 3)" in x["text"]
+
+
+# ---------------------------------------------------------------------------- the report
+def test_the_report_is_self_contained_and_says_what_changed(twins: dict[str, Any], tmp_path: Path) -> None:
+    page = render(twins)
+    assert "http://" not in page and "https://" not in page
+    assert not re.search(r"<(script|link|img|iframe|object)\b", page, re.I)
+    refs = re.findall(r"\b(?:src|href)\s*=\s*\"([^\"]*)\"", page, re.I)
+    assert refs and all(r.startswith("#") for r in refs)  # only the plots' own definitions
+    assert len(refs) == len(re.findall(r"\b(?:src|href)\s*=", page, re.I))
+    assert "url(" not in page.replace("url(#", "")
+    assert page.count("<svg") == 2 and "<table" in page
+    for sentence in twins["findings"]:
+        assert sentence.replace("'", "&#x27;") in page
+    assert "played every game exactly as a" in page  # the identical twin is named
+    assert command_line(twins) in page.replace("&#x27;", "'")
+    assert render(twins) == page  # the same analysis, the same page
+
+
+def test_the_report_and_the_json_carry_the_same_numbers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    report = tmp_path / "r.html"
+    code, out, _ = run(capsys, "compare", TOD, "--variant", "base", "--variant", "survival:survival=true",
+                       "--bots", "random", "--skill", "off", "--deals", "5", "--report", str(report), "--json")
+    assert code == 0
+    d = json.loads(out)
+    assert d["skill"] is None and "skill" not in d["metrics"] and "luck" not in d["metrics"]
+    page = report.read_text(encoding="utf-8")
+    m = d["metrics"]["points_per_round"]
+    assert m["format"].format(m["values"]["survival"]["mean"]) in page
+    assert "--skill off" in command_line(d)
+
+
+def test_the_text_summary_lists_findings_and_marks(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "compare", TOD, "--variant", "base", "--variant", "survival:survival=true",
+                       "--bots", "random", "--skill", "off", "--deals", "10", "--seed", "1")
+    assert code == 0
+    assert "What changes against base:" in out and "In survival a seat scores" in out
+    assert "points per round (a seat)" in out and "▼" in out
+
+
+def test_the_experiment_refuses_what_it_cannot_measure() -> None:
+    variants = make_variants(TOD, ["base"])
+    with pytest.raises(ValueError, match="bots for 3 seats"):
+        run_experiment(TOD, variants, ["random"] * 2, deals=1)
+    with pytest.raises(ValueError, match="deals"):
+        run_experiment(TOD, variants, ["random"] * 3, deals=0)
+    with pytest.raises(ValueError, match="two different bots"):
+        run_experiment(TOD, variants, ["random"] * 3, deals=1, skill=("random", "random"))
+    one = analyze(run_experiment(TOD, variants, ["random"] * 3, deals=2, skill=None))
+    assert all(m["diffs"] == {} for m in one["metrics"].values())
+    assert "Only one variant" in render(one)
+
+
+def test_an_experiment_keeps_its_raw_data() -> None:
+    exp = run_experiment(TOD, make_variants(TOD, ["base"]), ["random"] * 3, deals=2, skill=("normal", "random"))
+    assert isinstance(exp, Experiment) and len(exp.units[0]) == 2
+    u = exp.units[0][0]
+    rounds = len(u.round_points)
+    assert len(u.dealers) == len(u.leaders) == len(u.leading) == rounds >= 1
+    assert all(leader == (dealer + 1) % 3 for dealer, leader in zip(u.dealers, u.leaders))  # the rules page
+    assert set(u.leading[-1]) == set(u.winners)
+    assert len(u.duplicate) == 6 and all(len(p) == 3 for p in u.duplicate)
