@@ -140,7 +140,7 @@ class GlapgosBot(Bot):
         hand = mask_of_texts(obs["hand"])
         other = mask_of_texts(obs["known_hands"][1 - me])
         last = obs["climb_last"]
-        size, rank = (len(last), parse_card(last[0]) % 13) if last else (0, -1)
+        size = len(last)
         mine, theirs = _counts(hand), _counts(other)
         plays = {(a.cards.bit_count(), (a.cards.bit_length() - 1) % 13): a for a in legal if a.kind == "play"}
         if hand.bit_count() + other.bit_count() <= CLIMB_SOLVE:
