@@ -37,7 +37,7 @@ def danger(card: int, hand: int, queen_out: bool) -> float:
     suit, rank = divmod(card, 13)
     length = (hand & SUIT_MASKS[suit]).bit_count()
     if card == QUEEN_SPADES:
-        return 100.0
+        return 200.0
     if suit == SPADES and card > QUEEN_SPADES and queen_out:
         low_spades = (hand & SUIT_MASKS[SPADES] & ((1 << QUEEN_SPADES) - 1)).bit_count()
         return 90.0 + rank if low_spades < 4 else 10.0 + rank
