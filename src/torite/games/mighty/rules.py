@@ -660,7 +660,7 @@ class MightyState(TrickState):
         self.next_dealer = side[-1]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": self.contract, "party_points": party, "made": made, "base": base,
-                "multipliers": mults, "amount": amount, "discard_points": discard_points,
+                "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
                 "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
 
     def game_over(self) -> bool:
