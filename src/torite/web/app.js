@@ -130,6 +130,57 @@
       box.appendChild(row);
     }
     $("players").textContent = players ? T.t("lobby.players", { n: players }) : "";
+    box.querySelectorAll("select").forEach((sel) => sel.addEventListener("change", idleDefault));
+    idleDefault();
+  }
+
+  // A table with invited friends gets an idle timeout (a friend who wanders off does not stop
+  // the game); one with only you and bots none.  A value typed by hand is kept.
+  const FRIENDS_IDLE = 120;
+  function idleDefault() {
+    const input = $("idle_seconds");
+    if (input.dataset.touched === "1") return;
+    const friends = [...document.querySelectorAll(".seat-row select")].some((s) => s.value === "human:friend");
+    input.value = String(friends ? FRIENDS_IDLE : 0);
+  }
+
+  // Every game with its one-line description; a click chooses it.
+  function renderGameList() {
+    const ul = $("game-list");
+    ul.innerHTML = "";
+    for (const g of catalog.games) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.dataset.game = g.id;
+      b.textContent = T.gameTitle(g.id, g.title);
+      b.addEventListener("click", () => {
+        $("game").value = g.id;
+        $("game").dispatchEvent(new Event("change"));
+      });
+      li.append(b, " — " + (T.word(g.id, "summary") || ""));
+      ul.appendChild(li);
+    }
+  }
+
+  async function loadReports() {
+    try {
+      const res = await fetch("/api/reports");
+      const data = await res.json();
+      const list = (data && data.reports) || [];
+      const ul = $("report-list");
+      ul.innerHTML = "";
+      for (const r of list) {
+        const li = document.createElement("li");
+        const a = document.createElement("a");
+        a.href = r.url;
+        a.textContent = r.title;
+        li.appendChild(a);
+        if (r.game) li.append(" (" + T.gameTitle(r.game, r.game) + ")");
+        ul.appendChild(li);
+      }
+      $("reports").classList.toggle("hidden", !list.length);
+    } catch (e) { /* no reports: the section stays hidden */ }
   }
 
   async function preview() {
@@ -223,6 +274,7 @@
     const data = await res.json();
     body.innerHTML = res.ok ? data.html : "<p>" + T.t("lobby.no_rules") + "</p>";  // html is built and escaped by the server
     $("rules-dialog").showModal();
+    $("rules-dialog").scrollTop = 0;  // from the top, whatever was read last time
   }
 
   function renderGames() {
@@ -240,12 +292,15 @@
 
   async function init() {
     T.apply();
-    T.bindSwitch($("lang"), () => { renderGames(); renderOptions(); renderSeats(); });
+    T.bindSwitch($("lang"), () => { renderGames(); renderGameList(); renderOptions(); renderSeats(); loadReports(); });
+    $("idle_seconds").addEventListener("input", () => { $("idle_seconds").dataset.touched = "1"; });
     const res = await fetch("/api/games");
     catalog = await res.json();
     T.setGames(catalog.games);
     const sel = $("game");
     renderGames();
+    renderGameList();
+    loadReports();
     sel.addEventListener("change", () => { $("options").innerHTML = ""; renderOptions(); preview(); });
     $("lobby").addEventListener("submit", create);
     $("show-rules").addEventListener("click", showRules);

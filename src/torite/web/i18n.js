@@ -1,5 +1,5 @@
-// The pages' own words (generic: nothing here belongs to one game) in English and Japanese,
-// and the helpers both pages use.  A game's words come from the server: its labels from
+// The pages' own words (generic: nothing here belongs to one game) in English, Japanese and
+// Korean, and the helpers the pages use.  A game's words come from the server: its labels from
 // /api/games (title, options, phases, action names, trick tags, …) and, in each state message,
 // status rows, the last trick's facts, button texts and log lines in every language.
 "use strict";
@@ -85,6 +85,40 @@
       "table.other_actions": "Other choices",
       "table.copy_spectator": "Copy spectator link",
       "table.choose_kind": "Your turn: {kind}",
+      "table.pause": "Trick pause",
+      "table.pause_off": "off",
+      "table.pause_s": "{s} s",
+      "table.sound": "Sound",
+      "table.sound_on": "Sound: on",
+      "table.sound_off": "Sound: off",
+      "table.rematch": "Rematch",
+      "table.rematch_join": "Join the rematch",
+      "table.show_summary": "Summary",
+      "table.continue": "Continue",
+      "table.dealer_chip": "D",
+      "table.seat_cards": "{n} cards",
+      "table.seat_tricks": "{n} tricks",
+      "table.seat_points": "{n} pts",
+      "table.seat_total": "total {n}",
+      "table.gone": "gone",
+      "table.idle_in": "a bot plays in {s} s",
+      "table.trick_won": "{who} takes the trick",
+      "table.trick_points": "({points})",
+      "table.skip": "(click to go on)",
+      "table.winning_now": "{who} is winning the trick",
+      "table.is_winning": "{who} is winning the trick with {card}.",
+      "table.you_are_winning": "You are winning the trick with {card}.",
+      "table.empty": "empty",
+      "table.round_over": "Round {n} is over",
+      "table.round_points": "Points this round",
+      "table.game_over_title": "Game over",
+      "missing.title": "There is no such table",
+      "missing.text": "The link may be mistyped, or the table is gone.",
+      "missing.lobby": "Go to the lobby",
+      "lobby.games": "Games",
+      "lobby.reports": "Reports",
+      "lobby.reports_help": "Ready-made comparisons of rules and bots.",
+      "lobby.idle_friends": "With invited friends, a bot stands in for a player idle this long.",
       "error.bad_token": "This seat's link is not valid. You are watching instead.",
       "error.generic": "Error: {message}",
       "card.joker": "Joker",
@@ -171,6 +205,40 @@
       "table.other_actions": "その他の選択",
       "table.copy_spectator": "観戦リンクをコピー",
       "table.choose_kind": "あなたの番です：{kind}",
+      "table.pause": "トリックの表示時間",
+      "table.pause_off": "なし",
+      "table.pause_s": "{s}秒",
+      "table.sound": "音",
+      "table.sound_on": "音: オン",
+      "table.sound_off": "音: オフ",
+      "table.rematch": "同じメンバーでもう一度",
+      "table.rematch_join": "再戦の卓へ",
+      "table.show_summary": "結果",
+      "table.continue": "続ける",
+      "table.dealer_chip": "親",
+      "table.seat_cards": "手札{n}枚",
+      "table.seat_tricks": "{n}トリック",
+      "table.seat_points": "{n}点",
+      "table.seat_total": "合計{n}",
+      "table.gone": "退席中",
+      "table.idle_in": "あと{s}秒でボットが代打ち",
+      "table.trick_won": "{who}がトリックを取りました",
+      "table.trick_points": "（{points}）",
+      "table.skip": "（クリックで次へ）",
+      "table.winning_now": "いまトリックを取るのは{who}",
+      "table.is_winning": "いまトリックを取るのは{who}の{card}です。",
+      "table.you_are_winning": "いまトリックを取るのはあなたの{card}です。",
+      "table.empty": "なし",
+      "table.round_over": "ラウンド{n}終了",
+      "table.round_points": "このラウンドの得点",
+      "table.game_over_title": "ゲーム終了",
+      "missing.title": "この卓はありません",
+      "missing.text": "リンクが間違っているか、卓がもう残っていません。",
+      "missing.lobby": "ロビーへ",
+      "lobby.games": "ゲーム一覧",
+      "lobby.reports": "レポート",
+      "lobby.reports_help": "ルールやボットを比べた既製のレポートです。",
+      "lobby.idle_friends": "友達を招待する卓では、この時間操作しないプレイヤーをボットが代打ちします。",
       "error.bad_token": "この席のリンクは無効です。観戦モードで表示します。",
       "error.generic": "エラー: {message}",
       "card.joker": "ジョーカー",
@@ -178,12 +246,136 @@
       "suit.C": "クラブ", "suit.D": "ダイヤ", "suit.H": "ハート", "suit.S": "スペード",
       "yes": "はい", "no": "いいえ",
     },
+    ko: {
+      "app.title": "torite",
+      "app.tagline": "브라우저에서 즐기는 트릭테이킹 카드 게임",
+      "lang.label": "언어",
+      "lobby.game": "게임",
+      "lobby.options": "옵션",
+      "lobby.seats": "자리",
+      "lobby.table": "테이블 설정",
+      "lobby.create": "테이블 만들기",
+      "lobby.creating": "만드는 중…",
+      "lobby.created": "테이블이 만들어졌습니다",
+      "lobby.links_help": "친구마다 자기 자리의 링크를 보내세요(자리의 비밀 열쇠가 들어 있습니다). 관전 링크로는 누구나 공개 정보만 볼 수 있습니다.",
+      "lobby.go": "내 자리로",
+      "lobby.spectator": "관전 링크",
+      "lobby.copy": "복사",
+      "lobby.copied": "복사했습니다",
+      "lobby.rules": "규칙",
+      "lobby.no_rules": "아직 규칙 페이지가 없습니다.",
+      "lobby.players": "{n}명",
+      "seat.you": "나",
+      "seat.friend": "초대할 친구",
+      "seat.bot": "봇: {level}",
+      "seat.name": "이름(선택)",
+      "seat.n": "자리 {n}",
+      "setting.bot_delay": "봇 생각 시간(초)",
+      "setting.bot_delay.help": "봇은 움직이기 전에 이만큼 기다립니다. 봇이 낸 카드를 눈으로 따라갈 수 있습니다.",
+      "setting.idle_seconds": "자리 비움 시간 제한(초, 0 = 없음)",
+      "setting.idle_seconds.help": "이 시간 동안 움직이지 않은 플레이어는 돌아올 때까지 봇(보통)이 대신 둡니다.",
+      "bot.random": "무작위",
+      "bot.easy": "쉬움",
+      "bot.normal": "보통",
+      "bot.hard": "어려움",
+      "bot.expert": "달인",
+      "table.connecting": "연결 중…",
+      "table.reconnecting": "연결이 끊겼습니다. 다시 연결하는 중…",
+      "table.connected": "연결됨",
+      "table.spectating": "관전 중(공개 정보만)",
+      "table.seat": "자리 {n}",
+      "table.you": "나",
+      "table.bot": "봇({level})",
+      "table.away": "자리 비움 — 봇이 대신 둠",
+      "table.offline": "오프라인",
+      "table.online": "온라인",
+      "table.dealer": "딜러",
+      "table.turn": "차례",
+      "table.hand": "내 손패",
+      "table.trick": "트릭",
+      "table.no_trick": "이번 트릭에는 아직 낸 카드가 없습니다.",
+      "table.status": "테이블 상황",
+      "table.phase": "단계",
+      "table.round": "라운드",
+      "table.your_turn": "내 차례입니다",
+      "table.your_turn_play": "내 차례입니다. 카드를 고르세요.",
+      "table.your_turn_choose": "내 차례입니다. 고르세요.",
+      "table.select_n": "내 차례입니다. “{kind}”할 카드 {n}장을 골라 확정하세요.",
+      "table.selected": "{n}장 중 {k}장 선택",
+      "table.confirm": "{kind} 확정",
+      "table.clear": "다시 고르기",
+      "table.waiting": "{who}의 차례입니다.",
+      "table.waiting_simul": "다른 플레이어를 기다리는 중입니다.",
+      "table.last_trick": "직전 트릭",
+      "table.no_last_trick": "이번 라운드에 끝난 트릭이 아직 없습니다.",
+      "table.scores": "점수표",
+      "table.total": "합계",
+      "table.log": "게임 기록",
+      "table.rules": "규칙",
+      "table.close": "닫기",
+      "table.over": "게임 종료",
+      "table.winners": "승자: {who}",
+      "table.download": "기보 내려받기",
+      "table.lobby": "새 테이블",
+      "table.away_banner": "자리를 비우셔서 봇이 대신 두고 있습니다.",
+      "table.im_back": "돌아왔습니다",
+      "table.not_found": "이 테이블은 없습니다.",
+      "table.invite": "초대·관전",
+      "table.actions": "선택",
+      "table.other_actions": "다른 선택",
+      "table.copy_spectator": "관전 링크 복사",
+      "table.choose_kind": "내 차례입니다: {kind}",
+      "table.pause": "끝난 트릭 표시 시간",
+      "table.pause_off": "없음",
+      "table.pause_s": "{s}초",
+      "table.sound": "소리",
+      "table.sound_on": "소리: 켬",
+      "table.sound_off": "소리: 끔",
+      "table.rematch": "같은 사람들과 다시 하기",
+      "table.rematch_join": "재대결 테이블로",
+      "table.show_summary": "결과",
+      "table.continue": "계속",
+      "table.dealer_chip": "딜",
+      "table.seat_cards": "손패 {n}장",
+      "table.seat_tricks": "{n}트릭",
+      "table.seat_points": "{n}점",
+      "table.seat_total": "합계 {n}",
+      "table.gone": "나감",
+      "table.idle_in": "{s}초 뒤 봇이 대신 둠",
+      "table.trick_won": "{who}이(가) 트릭을 가져갑니다",
+      "table.trick_points": "({points})",
+      "table.skip": "(클릭하면 넘어갑니다)",
+      "table.winning_now": "지금 트릭을 이기고 있는 사람: {who}",
+      "table.is_winning": "지금 {who}의 {card}이(가) 트릭을 이기고 있습니다.",
+      "table.you_are_winning": "지금 나의 {card}이(가) 트릭을 이기고 있습니다.",
+      "table.empty": "없음",
+      "table.round_over": "라운드 {n} 종료",
+      "table.round_points": "이번 라운드 점수",
+      "table.game_over_title": "게임 종료",
+      "missing.title": "그런 테이블은 없습니다",
+      "missing.text": "링크가 잘못되었거나 테이블이 이미 없어졌습니다.",
+      "missing.lobby": "로비로",
+      "lobby.games": "게임 목록",
+      "lobby.reports": "보고서",
+      "lobby.reports_help": "규칙과 봇을 비교한 미리 만든 보고서입니다.",
+      "lobby.idle_friends": "친구를 초대한 테이블에서는 이 시간 동안 움직이지 않은 플레이어를 봇이 대신합니다.",
+      "error.bad_token": "이 자리의 링크가 올바르지 않습니다. 관전으로 보여 드립니다.",
+      "error.generic": "오류: {message}",
+      "card.joker": "조커",
+      "card.face_down": "뒤집힌 카드",
+      "suit.C": "클럽", "suit.D": "다이아몬드", "suit.H": "하트", "suit.S": "스페이드",
+      "yes": "예", "no": "아니요",
+    },
   };
+
+  const LANG_NAMES = [["en", "English"], ["ja", "日本語"], ["ko", "한국어"]];
+  const LANGS = LANG_NAMES.map((x) => x[0]);
 
   function getLang() {
     const saved = localStorage.getItem("torite.lang");
-    if (saved === "en" || saved === "ja") return saved;
-    return (navigator.language || "en").toLowerCase().startsWith("ja") ? "ja" : "en";
+    if (LANGS.includes(saved)) return saved;
+    const nav = (navigator.language || "en").toLowerCase().slice(0, 2);
+    return LANGS.includes(nav) ? nav : "en";
   }
 
   function setLang(lang) {
@@ -253,7 +445,7 @@
   // A language switch: a <select> filled with both languages, calling onChange after switching.
   function bindSwitch(select, onChange) {
     select.innerHTML = "";
-    for (const [code, name] of [["en", "English"], ["ja", "日本語"]]) {
+    for (const [code, name] of LANG_NAMES) {
       const o = document.createElement("option");
       o.value = code;
       o.textContent = name;
@@ -317,7 +509,87 @@
     return text.split(" ").map((w, i) => (i > 0 && /^[CDHS]$/.test(w) ? w + " " + SUIT_SYMBOL[w] : w)).join(" ");
   }
 
+  // A card as short text with its suit symbol ("10♦", "★1"), for sentences.
+  function cardText(text) {
+    const p = cardParts(String(text));
+    if (p.joker) return "★" + p.symbol;
+    return p.suit ? p.rank + p.symbol : String(text);
+  }
+
+  // A game's glossary (labels maps.glossary: id -> "Term: what it means"), as [term, meaning].
+  function glossary(gameId) {
+    const g = gameId ? word(gameId, "maps", "glossary") : null;
+    const out = [];
+    for (const v of Object.values(g || {})) {
+      const m = /^(.+?)\s*[:：]\s*(.+)$/.exec(String(v));
+      if (m) out.push([m[1], m[2]]);
+    }
+    return out.sort((a, b) => b[0].length - a[0].length);
+  }
+
+  function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
+
+  // Fill ``parent`` with ``text``: card texts and lone suit letters as symbols (red for ♦ ♥),
+  // a joker as ★n, and each glossary term of the game underlined with its meaning on hover
+  // (and on a tap or Enter, for a phone or the keyboard).
+  function richText(parent, text, gameId) {
+    const terms = glossary(gameId);
+    const parts = ["(?<![A-Za-z0-9])(10|[2-9JQKA])([CDHS])(?![A-Za-z0-9])", "(?<![A-Za-z0-9])JK(\\d)(?![A-Za-z0-9])",
+      "(?<![A-Za-z0-9])([CDHS])(?![A-Za-z0-9])"];
+    if (terms.length) parts.push("(" + terms.map((t) => escapeRe(t[0])).join("|") + ")");
+    const re = new RegExp(parts.join("|"), "giu");
+    let pos = 0;
+    for (const m of text.matchAll(re)) {
+      const upper = m[0] === m[0].toUpperCase();
+      const isCard = m[1] !== undefined && upper;
+      const isJoker = m[3] !== undefined && upper;
+      const isSuit = m[4] !== undefined && m[0] === m[4] && /^[CDHS]$/.test(m[0]);
+      const term = m[5] !== undefined ? terms.find((t) => t[0].toLowerCase() === m[5].toLowerCase()) : null;
+      if (!isCard && !isJoker && !isSuit && !term) continue;
+      if (m.index > pos) parent.appendChild(document.createTextNode(text.slice(pos, m.index)));
+      let node;
+      if (term) {
+        node = document.createElement("abbr");
+        node.className = "gloss";
+        node.title = term[1];
+        node.tabIndex = 0;
+        node.textContent = m[0];
+        const tell = (ev) => { ev.stopPropagation(); notice(m[0] + ": " + term[1]); };
+        node.addEventListener("click", tell);
+        node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") tell(ev); });
+      } else {
+        const suit = isCard ? m[2] : isSuit ? m[4] : "";
+        node = document.createElement("span");
+        node.className = "c" + (suit ? " suit-" + suit : " joker");
+        node.textContent = isCard ? m[1] + SUIT_SYMBOL[suit] : isSuit ? SUIT_SYMBOL[suit] : "★" + m[3];
+        node.title = isCard ? cardName(m[1] + suit) : isSuit ? t("suit." + suit) : cardName("JK" + m[3]);
+      }
+      parent.appendChild(node);
+      pos = m.index + m[0].length;
+    }
+    if (pos < text.length) parent.appendChild(document.createTextNode(text.slice(pos)));
+    return parent;
+  }
+
+  // A short message at the bottom of the page (a term's meaning, a copied link).
+  let noticeTimer = null;
+  function notice(text) {
+    let el = document.getElementById("notice");
+    if (!el) {
+      el = document.createElement("div");
+      el.id = "notice";
+      el.className = "notice hidden";
+      el.setAttribute("role", "status");
+      document.body.appendChild(el);
+    }
+    el.textContent = text;
+    el.classList.remove("hidden");
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(() => el.classList.add("hidden"), 6000);
+  }
+
   window.Torite = {
+    cardText, richText, glossary, notice, LANGS,
     t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction,
     setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL,
   };

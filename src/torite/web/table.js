@@ -1,10 +1,12 @@
 // The table: one WebSocket to the server, which sends this seat's view after every change.
 // Everything shown comes from that message: the observation's common keys (hand, trick,
-// scores, phase, to_act, round, dealer, round_scores, tricks), the game's status rows, the last
-// trick's facts, log lines and the legal actions with their button texts (each by language),
-// and the game's labels from /api/games.  Nothing here knows a particular game: a decision is
-// shown by the form of its legal actions alone (cards of the hand, several cards, a card named
-// from the whole deck, a bid "LEVEL DENOMINATION", anything else as a button).
+// scores, phase, to_act, round, dealer, round_scores, tricks, hand_sizes, tricks_won,
+// round_points), the game's status rows, the last trick's facts, log lines (a finished trick's
+// and a round end's line carry their event's data), the legal actions with their button texts
+// (each by language), the piles, who is winning the trick, idle clocks, the rematch, and the
+// game's labels from /api/games.  Nothing here knows a particular game: a decision is shown by
+// the form of its legal actions alone (cards of the hand, several cards, a card named from the
+// whole deck, a bid "LEVEL DENOMINATION", anything else as a button).
 "use strict";
 
 (function () {
@@ -12,11 +14,13 @@
   const $ = (id) => document.getElementById(id);
   const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const storeKey = "torite.seat." + tableId;
+  const PAUSES = [0, 0.8, 1.5, 3];   // seconds a finished trick stays on the table
+  const reducedMotion = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   let ws = null;
   let me = null;            // our seat, or null when watching
   let last = null;          // the newest state message
-  let logLines = [];        // [{i, text}]
+  let logLines = [];        // [{i, text, kind, data?}]
   let selection = null;     // {kind, cards: [...]}: choosing several cards for one action
   let pendingCard = null;   // a card with several single-card actions: which one?
   let busy = false;         // an action is on its way: ignore further clicks until the answer
@@ -24,20 +28,37 @@
   let stopped = false;
   let showLast = false;
   let toastTimer = null;
-
+  let skew = 0;             // our clock minus the server's, in seconds
+  let doneTrick = null;     // a finished trick on show: its event data, until the pause ends
+  let pauseTimer = null;
+  let liveShown = new Set(); // "seat:card" of the live trick as last drawn (new ones slide in)
+  let summaries = [];       // round ends waiting to be shown: [{data, round}]
+  let roundsSeen = 0;       // round-end lines received so far
+  let roundTricks = [];     // tricks won this round by seat, counted from the trick lines
+  let lastSummary = null;   // the newest summary, for the "Summary" button at the end
+  let wasMyTurn = false;
+  let audio = null;
   // ------------------------------------------------------------ credentials
+  // An invitation link carries the seat's token after the "#".  The page keeps it in this
+  // browser's storage and takes it out of the address bar at once, so an address copied from
+  // there (or seen over a shoulder) does not give the seat away; the link itself still works.
   function credentials() {
     const h = new URLSearchParams(location.hash.replace(/^#/, ""));
     if (h.has("watch")) return null;
     if (h.has("seat") && h.has("token")) {
       const c = { seat: Number(h.get("seat")), token: h.get("token") };
-      localStorage.setItem(storeKey, JSON.stringify(c));
+      const text = JSON.stringify(c);
+      try { sessionStorage.setItem(storeKey, text); } catch (e) { /* storage off: the seat lasts this page */ }
+      try { localStorage.setItem(storeKey, text); } catch (e) { /* as above */ }
+      history.replaceState(null, "", location.pathname + location.search);
       return c;
     }
-    try {
-      const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
-      if (saved && Number.isInteger(saved.seat) && typeof saved.token === "string") return saved;
-    } catch (e) { /* a damaged entry: watch instead */ }
+    for (const store of [sessionStorage, localStorage]) {
+      try {
+        const saved = JSON.parse(store.getItem(storeKey) || "null");
+        if (saved && Number.isInteger(saved.seat) && typeof saved.token === "string") return saved;
+      } catch (e) { /* a damaged entry: try the next, else watch */ }
+    }
     return null;
   }
   let creds = credentials();
@@ -92,13 +113,16 @@
 
   function onMessage(msg) {
     if (msg.type === "state") {
-      if (msg.log_from === 0) logLines = [];
+      const full = msg.log_from === 0;
+      if (full) logLines = [];
       logLines.push(...msg.log);
+      if (typeof msg.now === "number") skew = Date.now() / 1000 - msg.now;
+      noteMoments(msg.log, full);
       last = msg;
       busy = false;
       setConn(me === null ? "table.spectating" : "table.connected");
       $("table").dataset.connected = "1";
-      render(msg.log_from === 0 ? null : msg.log);
+      render(full ? null : msg.log);
     } else if (msg.type === "joined") {
       me = msg.seat;
       setConn(me === null ? "table.spectating" : "table.connected");
@@ -106,7 +130,7 @@
       busy = false;
       if (msg.code === "bad_token") {
         toast(T.t("error.bad_token"));
-        localStorage.removeItem(storeKey);
+        forget();
         creds = null;
         send({ type: "join", seat: null });
       } else if (msg.code === "not_found") {
@@ -120,13 +144,82 @@
     }
   }
 
+  function forget() {
+    try { sessionStorage.removeItem(storeKey); } catch (e) { /* nothing kept */ }
+    try { localStorage.removeItem(storeKey); } catch (e) { /* nothing kept */ }
+  }
+
+  // New log lines: a finished trick stays on the table a moment, a round's end queues its summary.
+  // A whole log (the first message, a reconnect) is history: nothing is replayed from it.
+  function noteMoments(lines, full) {
+    let trick = null;
+    if (full) { roundsSeen = 0; roundTricks = []; }
+    for (const line of lines) {
+      if (line.kind === "round_end" && line.data) {
+        roundsSeen += 1;
+        lastSummary = { data: line.data, round: roundsSeen, tricks: roundTricks };
+        roundTricks = [];
+        if (!full) summaries.push(lastSummary);
+      } else if (line.kind === "trick" && line.data) {
+        const w = line.data.winner;
+        if (Number.isInteger(w)) roundTricks[w] = (roundTricks[w] || 0) + 1;
+        if (!full) trick = line.data;
+      }
+    }
+    if (trick) startPause(trick);
+  }
+
+  function pauseSeconds() {
+    const saved = localStorage.getItem("torite.pause");
+    const v = saved === null ? NaN : Number(saved);
+    return PAUSES.includes(v) ? v : 1.5;
+  }
+
+  function startPause(trick) {
+    clearTimeout(pauseTimer);
+    const secs = pauseSeconds();
+    if (secs <= 0) { doneTrick = null; return; }
+    doneTrick = trick;
+    pauseTimer = setTimeout(endPause, secs * 1000);
+  }
+
+  // The trick goes to its winner (a short slide unless the browser asks for less motion).
+  function endPause() {
+    clearTimeout(pauseTimer);
+    pauseTimer = null;
+    if (!doneTrick) return;
+    const winner = doneTrick.winner;
+    doneTrick = null;
+    const cards = [...$("trick").querySelectorAll(".trick-card")];
+    const target = $("seats").querySelector('.seat[data-seat="' + winner + '"]');
+    if (!reducedMotion && cards.length && target) {
+      const to = target.getBoundingClientRect();
+      for (const c of cards) {
+        const r = c.getBoundingClientRect();
+        c.style.setProperty("--to-x", (to.left + to.width / 2 - r.left - r.width / 2) + "px");
+        c.style.setProperty("--to-y", (to.top + to.height / 2 - r.top - r.height / 2) + "px");
+        c.classList.add("collect");
+      }
+      setTimeout(afterPause, 280);
+    } else {
+      afterPause();
+    }
+  }
+
+  function afterPause() {
+    if (doneTrick) return;  // a newer trick finished meanwhile
+    liveShown = new Set();
+    if (last) { renderTrick(last); renderPrompt(); }
+    showSummaries();
+  }
+
   // ------------------------------------------------------------ helpers
-  function seatName(i) {
+  function seatName(i, plain) {
     if (!last) return T.t("table.seat", { n: i });
     const s = last.seats[i];
     let name = (s && s.name) || T.t("table.seat", { n: i });
     if (s && s.kind === "bot" && !s.name) name = T.t("table.seat", { n: i }) + " · " + T.t("table.bot", { level: botLevel(s.level) });
-    return i === me ? name + " (" + T.t("table.you") + ")" : name;
+    return i === me && !plain ? name + " (" + T.t("table.you") + ")" : name;
   }
 
   function botLevel(level) {
@@ -142,6 +235,30 @@
     return e;
   }
 
+  // A text from the server or the labels, shown with suit symbols and the game's glossary.
+  function rich(tag, cls, text) {
+    const e = el(tag, cls);
+    T.richText(e, text === undefined || text === null ? "" : String(text), last ? last.game : null);
+    return e;
+  }
+
+  function signed(v) {
+    return typeof v === "number" && v > 0 ? "+" + v : String(v);
+  }
+
+  // Where a seat sits around the table: ourselves at the bottom, the next seats clockwise.
+  function angleOf(seat, n) {
+    const base = me === null ? 0 : me;
+    const r = (seat - base + n) % n;
+    return Math.PI / 2 + (r * 2 * Math.PI) / n;
+  }
+
+  function place(node, seat, n, rx, ry) {
+    const a = angleOf(seat, n);
+    node.style.left = (50 + rx * Math.cos(a)) + "%";
+    node.style.top = (50 + ry * Math.sin(a)) + "%";
+  }
+
   // A trick entry is a card text or {seat, card, …flags}: flags that are true become tags.
   function trickCard(entry, seat) {
     const box = el("div", "trick-card");
@@ -149,18 +266,21 @@
     // A card the seat may not see yet (e.g. drawn face down) arrives as null: show its back.
     box.appendChild(card === null || card === undefined ? T.cardBack() : T.cardNode(String(card), false));
     const who = typeof entry === "object" && entry.seat !== undefined ? entry.seat : seat;
-    if (who !== undefined && who !== null) box.appendChild(el("span", "who", seatName(who)));
+    if (who !== undefined && who !== null) {
+      box.dataset.seat = String(who);
+      box.appendChild(el("span", "who", seatName(who, true)));
+    }
     if (typeof entry === "object") {
       for (const [k, v] of Object.entries(entry)) {
         const tag = v === true && last ? T.word(last.game, "tags", k) : undefined;
-        if (k !== "seat" && k !== "card" && tag) box.appendChild(el("span", "tag", tag));
+        if (k !== "seat" && k !== "card" && tag) box.appendChild(rich("span", "tag", tag));
       }
     }
     return box;
   }
 
   function rows(dl, list) {
-    for (const [k, v] of list || []) dl.append(el("dt", null, k), el("dd", null, v));
+    for (const [k, v] of list || []) dl.append(rich("dt", null, k), rich("dd", null, v));
   }
 
   // ------------------------------------------------------------ rendering
@@ -172,13 +292,17 @@
     main.dataset.seat = me === null ? "" : String(me);
     main.dataset.n = String(m.n);
     main.dataset.over = m.over ? "1" : "0";
-    main.dataset.myTurn = me !== null && m.to_act.includes(me) && !m.over ? "1" : "0";
+    const mine = me !== null && m.to_act.includes(me) && !m.over;
+    main.dataset.myTurn = mine ? "1" : "0";
     main.dataset.phase = obs.phase || "";
     const title = T.gameTitle(m.game, m.title);
-    document.title = title + " · torite";
+    document.title = (mine ? "▶ " + T.t("table.your_turn") + " · " : "") + title + " · torite";
+    if (mine && !wasMyTurn) chime();
+    wasMyTurn = mine;
     $("title").textContent = title;
     renderSeats(m, obs);
-    renderTrick(obs);
+    renderTrick(m);
+    renderPiles(m);
     renderLastTrick(obs);
     renderStatus(m, obs);
     renderSheet(m, obs);
@@ -186,39 +310,148 @@
     renderOver(m);
     $("away").classList.toggle("hidden", !(me !== null && m.seats[me] && m.seats[me].away && !m.over));
     renderActions();
+    if (!doneTrick) showSummaries();
+  }
+
+  function countdown(i) {
+    const d = last && last.idle_deadlines ? last.idle_deadlines[i] : null;
+    if (typeof d !== "number") return null;
+    return Math.max(0, Math.ceil(d - (Date.now() / 1000 - skew)));
   }
 
   function renderSeats(m, obs) {
     const box = $("seats");
     box.innerHTML = "";
-    for (let i = 0; i < m.num_players; i++) {
+    const n = m.num_players;
+    for (let i = 0; i < n; i++) {
       const s = m.seats[i] || {};
       const d = el("div", "seat");
       d.dataset.seat = String(i);
+      place(d, i, n, 36, 40);
+      const gone = s.kind === "human" && !s.connected && !m.over;
       if (i === me) d.classList.add("me");
       if (m.to_act.includes(i) && !m.over) d.classList.add("turn");
-      const score = obs.scores ? obs.scores[i] : "";
-      d.appendChild(el("span", "score", String(score ?? "")));
+      if (gone) d.classList.add("gone");
       const name = el("div", "name");
       const dot = el("span", "dot" + (s.kind === "bot" || s.connected ? " on" : ""));
       dot.title = T.t(s.kind === "bot" || s.connected ? "table.online" : "table.offline");
       name.append(dot, seatName(i));
+      if (obs.dealer === i) {
+        const chip = el("span", "chip dealer", T.t("table.dealer_chip"));
+        chip.title = T.t("table.dealer");
+        name.appendChild(chip);
+      }
       d.appendChild(name);
+      const facts = [];
+      if (Array.isArray(obs.hand_sizes)) facts.push(["cards", T.t("table.seat_cards", { n: obs.hand_sizes[i] })]);
+      if (Array.isArray(obs.tricks_won)) facts.push(["tricks", T.t("table.seat_tricks", { n: obs.tricks_won[i] })]);
+      if (Array.isArray(obs.round_points)) facts.push(["points", T.t("table.seat_points", { n: signed(obs.round_points[i]) })]);
+      if (Array.isArray(obs.scores)) facts.push(["total", T.t("table.seat_total", { n: obs.scores[i] })]);
+      const f = el("div", "facts");
+      for (const [k, text] of facts) f.appendChild(el("span", "fact " + k, text));
+      d.appendChild(f);
       const tags = [];
-      if (obs.dealer === i) tags.push(T.t("table.dealer"));
       if (m.to_act.includes(i) && !m.over) tags.push(T.t("table.turn"));
       if (s.away) tags.push(T.t("table.away"));
+      else if (gone) tags.push(T.t("table.gone"));
+      const left = countdown(i);
+      if (left !== null && (gone || i === me)) tags.push(T.t("table.idle_in", { s: left }));
       d.appendChild(el("div", "tags", tags.join(" · ")));
       box.appendChild(d);
     }
   }
 
-  function renderTrick(obs) {
+  function renderTrick(m) {
     const box = $("trick");
+    const note = $("trick-note");
     box.innerHTML = "";
-    const trick = obs.trick || [];
-    if (!trick.length) { box.appendChild(el("span", "muted", T.t("table.no_trick"))); return; }
-    trick.forEach((e) => box.appendChild(trickCard(e)));
+    note.innerHTML = "";
+    const n = m.num_players;
+    const ring = $("ring");
+    ring.classList.toggle("paused", !!doneTrick);
+    if (doneTrick) {
+      const t = doneTrick;
+      const cards = Array.isArray(t.cards) ? t.cards : [];
+      cards.forEach((c, k) => {
+        const seat = Array.isArray(t.seats) ? t.seats[k] : (Number.isInteger(t.leader) ? (t.leader + k) % n : k);
+        const node = trickCard(c === null ? null : String(c), seat);
+        place(node, seat, n, 15, 19);
+        if (seat === t.winner) node.classList.add("winner");
+        box.appendChild(node);
+      });
+      if (Number.isInteger(t.winner)) {
+        const pts = t.points === undefined || t.points === null ? "" : T.t("table.trick_points", { points: signed(t.points) });
+        note.appendChild(el("span", "won", T.t("table.trick_won", { who: seatName(t.winner, true) }) + (pts ? " " + pts : "")));
+        note.appendChild(el("span", "skip muted", T.t("table.skip")));
+      }
+      return;
+    }
+    const trick = (m.obs && m.obs.trick) || [];
+    if (!trick.length) { note.appendChild(el("span", "muted", T.t("table.no_trick"))); liveShown = new Set(); return; }
+    const shown = new Set();
+    const lead = m.obs && Number.isInteger(m.obs.leader) ? m.obs.leader : null;
+    trick.forEach((e, k) => {
+      const seat = typeof e === "object" && e !== null && e.seat !== undefined ? e.seat : (lead !== null ? (lead + k) % n : null);
+      const node = trickCard(e, seat);
+      if (seat !== null) place(node, seat, n, 15, 19);
+      const key = seat + ":" + (typeof e === "string" ? e : e.card);
+      shown.add(key);
+      if (!liveShown.has(key) && !reducedMotion && seat !== null) {
+        // slide in from the seat that played it
+        const a = angleOf(seat, n);
+        node.style.setProperty("--from-x", (Math.cos(a) * 9) + "rem");
+        node.style.setProperty("--from-y", (Math.sin(a) * 7) + "rem");
+        node.classList.add("arrive");
+      }
+      if (seat === m.winning) node.classList.add("winning");
+      box.appendChild(node);
+    });
+    liveShown = shown;
+    if (Number.isInteger(m.winning) && !m.over) note.appendChild(el("span", "winning-now", T.t("table.winning_now", { who: seatName(m.winning, true) })));
+  }
+
+  // Piles the game's labels name (maps.piles): cards face up, or backs with a count.  A card
+  // there that a legal action names (and that is not in the hand) is played by clicking it.
+  function renderPiles(m) {
+    const box = $("piles");
+    box.innerHTML = "";
+    const mine = me !== null && m.to_act.includes(me) && !m.over;
+    const inHand = new Set(m.hand);
+    const named = new Map();
+    if (mine && !busy) {
+      for (const a of m.legal) if (a.cards.length === 1 && !a.arg && !inHand.has(a.cards[0])) named.set(a.cards[0], a);
+    }
+    for (const p of m.piles || []) {
+      const label = T.word(m.game, "maps", "piles", p.name);
+      if (!label) continue;
+      const d = el("div", "pile");
+      d.dataset.pile = p.name;
+      const count = Array.isArray(p.cards) ? p.cards.length : p.count;
+      d.appendChild(rich("div", "pile-title", label + " (" + count + ")"));
+      const row = el("div", "pile-cards");
+      if (Array.isArray(p.cards)) {
+        if (!p.cards.length) row.appendChild(el("span", "muted", T.t("table.empty")));
+        for (const c of p.cards) {
+          if (c === null) { row.appendChild(T.cardBack()); continue; }
+          const a = named.get(c);
+          const node = T.cardNode(c, !!a);
+          if (a) {
+            node.type = "button";
+            node.classList.add("legal");
+            node.dataset.action = a.text;
+            node.title = buttonText(a);
+            node.addEventListener("click", () => act(a.text));
+          }
+          row.appendChild(node);
+        }
+      } else {
+        const backs = el("span", "backs");
+        for (let k = 0; k < Math.min(count, 6); k++) backs.appendChild(T.cardBack());
+        row.appendChild(backs);
+      }
+      d.appendChild(row);
+      box.appendChild(d);
+    }
   }
 
   function renderLastTrick(obs) {
@@ -234,7 +467,9 @@
     if (Array.isArray(t.cards)) {
       t.cards.forEach((c, k) => {
         const seat = Array.isArray(t.seats) ? t.seats[k] : (Number.isInteger(t.leader) ? (t.leader + k) % n : null);
-        body.appendChild(trickCard(String(c), seat));
+        const node = trickCard(c === null ? null : String(c), seat);
+        if (seat === t.winner) node.classList.add("winner");
+        body.appendChild(node);
       });
     } else if (Array.isArray(t)) {
       t.forEach((e) => body.appendChild(trickCard(e)));
@@ -258,7 +493,7 @@
     table.innerHTML = "";
     const head = el("tr");
     head.appendChild(el("th", null, "#"));
-    for (let i = 0; i < m.num_players; i++) head.appendChild(el("th", null, seatName(i)));
+    for (let i = 0; i < m.num_players; i++) head.appendChild(el("th", null, seatName(i, true)));
     const thead = el("thead");
     thead.appendChild(head);
     const tbody = el("tbody");
@@ -277,22 +512,158 @@
     table.append(thead, tbody);
   }
 
+  // One line per event; a round's start and a trick's end mark separators.
+  function logItem(line) {
+    const li = rich("li", "kind-" + (line.kind || "event"), T.byLang(line.text));
+    li.value = line.i + 1;
+    return li;
+  }
+
   function renderLog(newLines) {
     const ol = $("log");
     const atBottom = ol.scrollHeight - ol.scrollTop - ol.clientHeight < 30;
     const lines = newLines === null ? logLines : newLines;
     if (newLines === null) ol.innerHTML = "";
-    for (const line of lines) ol.appendChild(el("li", null, T.byLang(line.text)));
+    for (const line of lines) if (line.text) ol.appendChild(logItem(line));
     if (atBottom || newLines === null) ol.scrollTop = ol.scrollHeight;
+  }
+
+  function standingsOrder(result) {
+    const scores = result.scores;
+    const idx = scores.map((_, i) => i);
+    const wins = result.winners || [];
+    // the winners' end of the scale: a game where the lowest total wins ranks upward
+    const low = wins.length && wins.every((w) => scores[w] === Math.min(...scores)) && Math.min(...scores) !== Math.max(...scores);
+    idx.sort((a, b) => (wins.includes(b) - wins.includes(a)) || (low ? scores[a] - scores[b] : scores[b] - scores[a]) || a - b);
+    return idx;
   }
 
   function renderOver(m) {
     $("over").classList.toggle("hidden", !m.over);
     if (!m.over || !m.result) return;
-    $("winners").textContent = T.t("table.winners", { who: m.result.winners.map(seatName).join(", ") }) +
+    $("winners").textContent = T.t("table.winners", { who: m.result.winners.map((w) => seatName(w)).join(", ") }) +
       " (" + m.result.scores.join(" / ") + ")";
-    $("download").href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
-    $("download").setAttribute("download", "torite-" + m.game + "-" + tableId + ".json");
+    const href = "/api/tables/" + encodeURIComponent(tableId) + "/record";
+    const file = "torite-" + m.game + "-" + tableId + ".json";
+    for (const id of ["download", "final-download"]) {
+      $(id).href = href;
+      $(id).setAttribute("download", file);
+    }
+    const joined = m.rematch && m.rematch.path;
+    for (const [btn, link] of [["btn-rematch", "rematch-link"], ["final-rematch", "final-rematch-link"]]) {
+      $(btn).classList.toggle("hidden", !!joined || me === null);
+      $(link).classList.toggle("hidden", !joined);
+      if (joined) $(link).href = m.rematch.path;
+    }
+    $("btn-summary").classList.toggle("hidden", !lastSummary);
+  }
+
+  // ------------------------------------------------------------ round summary
+  // Each seat's round in the game's own terms: the per-seat lists of the round's end that the
+  // game's labels name in maps.round_summary (in that order), then the round's points and the
+  // running totals.  At the game's end the same dialog shows the standings and the way on.
+  function showSummaries() {
+    if (!summaries.length || !last) return;
+    const dlg = $("round-dialog");
+    if (dlg.open) return;
+    const s = summaries.shift();
+    summaries = [];  // several rounds at once (a late tab): the newest says enough
+    openSummary(lastSummary && lastSummary.round > s.round ? lastSummary : s);
+  }
+
+  function openSummary(s) {
+    const m = last;
+    const n = m.num_players;
+    const data = s.data;
+    $("round-title").textContent = T.t("table.round_over", { n: s.round });
+    const table = $("round-table");
+    table.innerHTML = "";
+    const head = el("tr");
+    head.appendChild(el("th"));
+    for (let i = 0; i < n; i++) head.appendChild(el("th", null, seatName(i, true)));
+    const thead = el("thead");
+    thead.appendChild(head);
+    const tbody = el("tbody");
+    const line = (label, values, cls) => {
+      const tr = el("tr", cls);
+      tr.dataset.key = cls || "";
+      tr.appendChild(rich("th", null, label));
+      for (const v of values) tr.appendChild(el("td", null, cell(v)));
+      tbody.appendChild(tr);
+    };
+    const named = T.word(m.game, "maps", "round_summary") || {};
+    for (const [key, label] of Object.entries(named)) {
+      // a game that does not say how many tricks each seat took: counted from its trick lines
+      const v = data[key] !== undefined ? data[key] : key === "tricks" && s.tricks ? [...Array(n).keys()].map((i) => s.tricks[i] || 0) : undefined;
+      if (Array.isArray(v) && v.length === n && key !== "points" && key !== "scores") line(label, v, "row-" + key);
+    }
+    if (Array.isArray(data.points)) line(T.t("table.round_points"), data.points.map(signed), "points");
+    if (Array.isArray(data.scores)) line(T.t("table.total"), data.scores, "total");
+    table.append(thead, tbody);
+    const over = m.over && m.result && s === lastSummary;
+    $("final").classList.toggle("hidden", !over);
+    if (over) {
+      const r = m.result;
+      $("final-winners").textContent = T.t("table.winners", { who: r.winners.map((w) => seatName(w)).join(", ") });
+      const ol = $("standings");
+      ol.innerHTML = "";
+      for (const i of standingsOrder(r)) {
+        const li = el("li", r.winners.includes(i) ? "won" : null, seatName(i) + " — " + r.scores[i]);
+        ol.appendChild(li);
+      }
+      $("round-title").textContent = T.t("table.game_over_title");
+    }
+    $("round-continue").textContent = T.t(over ? "table.close" : "table.continue");
+    const dlg = $("round-dialog");
+    if (!dlg.open) dlg.showModal();
+    dlg.scrollTop = 0;
+  }
+
+  function cell(v) {
+    if (v === true) return T.t("yes");
+    if (v === false) return T.t("no");
+    if (v === null || v === undefined) return "";
+    if (Array.isArray(v)) return v.join(" ");
+    return String(v);
+  }
+
+  async function rematch() {
+    if (!creds || busy) return;
+    busy = true;
+    try {
+      const res = await fetch("/api/tables/" + encodeURIComponent(tableId) + "/rematch", {
+        method: "POST", headers: { "content-type": "application/json" },
+        body: JSON.stringify({ seat: creds.seat, token: creds.token }),
+      });
+      const data = await res.json();
+      if (!res.ok) { toast(T.t("error.generic", { message: data.message })); return; }
+      location.assign(data.path);
+    } finally {
+      busy = false;
+    }
+  }
+
+  // ------------------------------------------------------------ your turn
+  // A soft two-note chime made on the spot (nothing is downloaded), only when switched on.
+  function chime() {
+    if (localStorage.getItem("torite.sound") !== "1") return;
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      const t0 = audio.currentTime;
+      [660, 880].forEach((f, k) => {
+        const o = audio.createOscillator();
+        const g = audio.createGain();
+        o.type = "sine";
+        o.frequency.value = f;
+        g.gain.setValueAtTime(0.0001, t0 + k * 0.12);
+        g.gain.exponentialRampToValueAtTime(0.06, t0 + k * 0.12 + 0.02);
+        g.gain.exponentialRampToValueAtTime(0.0001, t0 + k * 0.12 + 0.25);
+        o.connect(g).connect(audio.destination);
+        o.start(t0 + k * 0.12);
+        o.stop(t0 + k * 0.12 + 0.3);
+      });
+      document.documentElement.dataset.chimes = String(Number(document.documentElement.dataset.chimes || 0) + 1);
+    } catch (e) { /* no audio here: the tab title still says it */ }
   }
 
   // ------------------------------------------------------------ decisions
@@ -442,6 +813,36 @@
     return box;
   }
 
+  // What to do now and why: the game's words for this phase when it has them, else what the
+  // choices look like; and who is winning the trick as it lies.
+  function renderPrompt() {
+    const m = last;
+    if (!m) return;
+    const mine = me !== null && m.to_act.includes(me) && !m.over;
+    const prompt = $("prompt");
+    prompt.innerHTML = "";
+    prompt.classList.toggle("mine", mine);
+    if (m.over) return;
+    const { singles, multis } = groupLegal(mine ? m.legal : [], m.hand);
+    const kindName = (kind) => T.actionLabel(m.game, kind);
+    const why = mine && m.obs ? T.word(m.game, "phases", m.obs.phase, "prompt") : undefined;
+    let text;
+    if (mine && why) text = why;
+    else if (mine && selection && multis.has(selection.kind)) text = T.t("table.select_n", { n: multis.get(selection.kind).count, kind: kindName(selection.kind) });
+    else if (mine && singles.size) text = T.t("table.your_turn_play");
+    else if (mine && m.legal.length) text = T.t("table.choose_kind", { kind: kindName(m.legal[0].kind) });
+    else if (mine) text = T.t("table.your_turn_choose");
+    else if (m.to_act.length > 1 && me !== null && !m.to_act.includes(me)) text = T.t("table.waiting_simul");
+    else text = T.t("table.waiting", { who: m.to_act.map((w) => seatName(w)).join(", ") });
+    prompt.appendChild(rich("span", "why", text));
+    if (!doneTrick && Number.isInteger(m.winning)) {
+      const own = m.winning === me;
+      const entry = ((m.obs && m.obs.trick) || []).find((e) => e && e.seat === m.winning);
+      const card = entry && entry.card ? T.cardText(entry.card) : "";
+      prompt.appendChild(rich("span", "now", own ? T.t("table.you_are_winning", { card }) : T.t("table.is_winning", { who: seatName(m.winning, true), card })));
+    }
+  }
+
   function renderActions() {
     const m = last;
     if (!m) return;
@@ -455,18 +856,7 @@
     if (pendingCard && ![...singles.values()].some((mp) => mp.has(pendingCard))) pendingCard = null;
     const kindName = (kind) => T.actionLabel(m.game, kind);
 
-    // prompt: the game's words for this phase when it has them, else what the choices look like
-    const prompt = $("prompt");
-    prompt.classList.toggle("mine", mine);
-    const why = mine && m.obs ? T.word(m.game, "phases", m.obs.phase, "prompt") : undefined;
-    if (m.over) prompt.textContent = "";
-    else if (mine && why) prompt.textContent = why;
-    else if (mine && selection) prompt.textContent = T.t("table.select_n", { n: multis.get(selection.kind).count, kind: kindName(selection.kind) });
-    else if (mine && singles.size) prompt.textContent = T.t("table.your_turn_play");
-    else if (mine && m.legal.length) prompt.textContent = T.t("table.choose_kind", { kind: kindName(m.legal[0].kind) });
-    else if (mine) prompt.textContent = T.t("table.your_turn_choose");
-    else if (m.to_act.length > 1 && me !== null && !m.to_act.includes(me)) prompt.textContent = T.t("table.waiting_simul");
-    else prompt.textContent = T.t("table.waiting", { who: m.to_act.map(seatName).join(", ") });
+    renderPrompt();
 
     // hand
     const hand = $("hand");
@@ -544,7 +934,14 @@
         button("✕", null, () => { selection = null; renderActions(); });
       }
       for (const [kind, list] of bids) box.appendChild(biddingBox(kind, list, calls));
-      for (const [kind, mp] of named) box.appendChild(cardPicker(kind, mp));
+      const onTable = new Set();
+      for (const p of m.piles || []) {
+        if (Array.isArray(p.cards) && T.word(m.game, "maps", "piles", p.name)) p.cards.forEach((c) => onTable.add(c));
+      }
+      for (const [kind, mp] of named) {
+        // every choice lies face up in a pile: those cards are the buttons, no picker needed
+        if (![...mp.keys()].every((c) => onTable.has(c))) box.appendChild(cardPicker(kind, mp));
+      }
       for (const a of others) {
         const b = button(buttonText(a), a.text, () => act(a.text), true);
         b.title = a.text;
@@ -570,12 +967,57 @@
     const data = await res.json();
     // the server builds this HTML from the rules page and escapes all of its text
     $("rules-body").innerHTML = res.ok ? data.html : "<p>" + T.t("lobby.no_rules") + "</p>";
-    $("rules-dialog").showModal();
+    const dlg = $("rules-dialog");
+    dlg.showModal();
+    dlg.scrollTop = 0;  // from the top, whatever was read last time
+    $("rules-body").scrollTop = 0;
+  }
+
+  function setupPause() {
+    const sel = $("pause");
+    const fill = () => {
+      sel.innerHTML = "";
+      for (const v of PAUSES) {
+        const o = el("option", null, v === 0 ? T.t("table.pause_off") : T.t("table.pause_s", { s: v }));
+        o.value = String(v);
+        sel.appendChild(o);
+      }
+      sel.value = String(pauseSeconds());
+    };
+    fill();
+    sel.addEventListener("change", () => localStorage.setItem("torite.pause", sel.value));
+    return fill;
+  }
+
+  function setupSound() {
+    const b = $("btn-sound");
+    const show = () => {
+      const on = localStorage.getItem("torite.sound") === "1";
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.textContent = T.t(on ? "table.sound_on" : "table.sound_off");
+    };
+    b.addEventListener("click", () => {
+      const on = localStorage.getItem("torite.sound") !== "1";
+      localStorage.setItem("torite.sound", on ? "1" : "0");
+      if (on) {
+        try { audio = audio || new (window.AudioContext || window.webkitAudioContext)(); audio.resume(); } catch (e) { /* no audio */ }
+      }
+      show();
+    });
+    show();
+    return show;
   }
 
   function init() {
     T.apply();
-    T.bindSwitch($("lang"), () => { if (last) render(null); });
+    const refillPause = setupPause();
+    const showSound = setupSound();
+    T.bindSwitch($("lang"), () => {
+      refillPause();
+      showSound();
+      if (last) render(null);
+      if ($("round-dialog").open && lastSummary) openSummary(lastSummary);
+    });
     $("hand").addEventListener("keydown", onHandKey);
     $("btn-back").addEventListener("click", () => send({ type: "back" }));
     $("btn-rules").addEventListener("click", showRules);
@@ -584,11 +1026,22 @@
       $("btn-last").setAttribute("aria-pressed", showLast ? "true" : "false");
       if (last) renderLastTrick(last.obs || {});
     });
+    $("ring").addEventListener("click", () => { if (doneTrick) endPause(); });
+    $("trick-note").addEventListener("click", () => { if (doneTrick) endPause(); });
+    $("btn-rematch").addEventListener("click", rematch);
+    $("final-rematch").addEventListener("click", rematch);
+    $("btn-summary").addEventListener("click", () => { if (lastSummary) openSummary(lastSummary); });
     $("btn-spectate").addEventListener("click", async () => {
       const url = location.origin + "/t/" + encodeURIComponent(tableId) + "#watch";
-      try { await navigator.clipboard.writeText(url); toast(T.t("lobby.copied") + ": " + url); } catch (e) { toast(url); }
+      try { await navigator.clipboard.writeText(url); T.notice(T.t("lobby.copied") + ": " + url); } catch (e) { T.notice(url); }
     });
-    window.addEventListener("hashchange", () => { creds = credentials(); if (ws) ws.close(); });
+    window.addEventListener("hashchange", () => {
+      if (!location.hash) return;  // our own clearing of the token
+      creds = credentials();
+      if (ws) ws.close();
+    });
+    // a gone player's countdown ticks between messages
+    setInterval(() => { if (last && (last.idle_deadlines || []).some((d) => typeof d === "number")) renderSeats(last, last.obs || {}); }, 1000);
     window.__torite = { state: () => last, seat: () => me };
     // the game's words (labels in every language); until they come, the notation is shown
     fetch("/api/games").then((r) => r.json()).then((data) => {
