@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import cache
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
@@ -36,7 +37,6 @@ QUEEN_SPADES: Final = 3 * 13 + 10  # QS
 HEARTS_MASK: Final = SUIT_MASKS[2]
 POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
 TOTAL_POINTS: Final = 26
-FULL: Final = (1 << 52) - 1
 #: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
 DIRECTIONS: Final = ("none", "left", "across", "right")
 #: the direction of round r of a game with a target: DIRECTIONS[ROTATION[r % 4]] (ruling H1)
@@ -57,6 +57,12 @@ def trick_winner_index(cards: list[int], led: int) -> int:
         if c // 13 == led and c % 13 > rank:
             best, rank = i, c % 13
     return best
+
+
+@cache
+def _passes(suit: int, bits: int) -> tuple[Action, ...]:
+    """The ``pass`` actions of the cards ``bits`` of one suit (a legal-pass list is four lookups)."""
+    return tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
 
 
 class Hearts(TrickGame):
@@ -95,6 +101,7 @@ class HeartsState(TrickState):
     passed: list[int]
     received: list[int]
     target: int
+    broken: bool  # a heart or Q♠ was played in an earlier trick of this round
 
     def setup_options(self) -> None:
         self.target = self.game.options["target"]
@@ -116,6 +123,7 @@ class HeartsState(TrickState):
         self.pass_count = [0] * NUM_PLAYERS
         self.passed = [0] * NUM_PLAYERS
         self.received = [0] * NUM_PLAYERS
+        self.broken = False
         self.events.append(Event("pass_direction", -1, {"direction": self.pass_direction}))
         if offset:
             self.phase = PASS
@@ -132,7 +140,9 @@ class HeartsState(TrickState):
 
     # --------------------------------------------------------------- passing
     def legal_pass(self, seat: int) -> list[Action]:
-        return [PASS_ACTIONS[c] for c in iter_bits(self.hands[seat] & ~self.passed[seat])]
+        m = self.hands[seat] & ~self.passed[seat]
+        return [*_passes(0, m & 8191), *_passes(1, m >> 13 & 8191), *_passes(2, m >> 26 & 8191),
+                *_passes(3, m >> 39 & 8191)]
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
         cards = action.cards
@@ -167,11 +177,9 @@ class HeartsState(TrickState):
     # --------------------------------------------------------------- play
     @property
     def hearts_broken(self) -> bool:
-        """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``)."""
-        if self.phase == PASS:
-            return False
-        h = self.hands
-        return bool(FULL & ~(h[0] | h[1] | h[2] | h[3]) & POINTS_MASK)
+        """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
+        earlier trick (``broken``, what the lead rule reads) or in this one."""
+        return self.broken or any(POINTS_MASK >> c & 1 for c in self.trick)
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
@@ -189,7 +197,7 @@ class HeartsState(TrickState):
             return hand
         if not self.history:  # the opening lead: 2C
             return hand & 1
-        if hand & ~HEARTS_MASK and not self.hearts_broken:
+        if not self.broken and hand & ~HEARTS_MASK:
             return hand & ~HEARTS_MASK
         return hand
 
@@ -200,7 +208,10 @@ class HeartsState(TrickState):
         m = 0
         for c in self.trick:
             m |= 1 << c
-        return card_points(m)
+        pts = card_points(m)
+        if pts:
+            self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
+        return pts
 
     def score_round(self) -> dict[str, Any]:
         pts = self.round_points
@@ -231,9 +242,8 @@ class HeartsState(TrickState):
     def pins(self, seat: int | None) -> list[tuple[str, int]]:
         """Everyone knows the seat to lead the first trick holds 2♣; after the exchange a seat
         knows the cards it passed are in the receiver's hand, until they are played."""
-        if self.phase == PLAY and not self.history and not self.trick:
-            if seat is None or not 0 <= seat < NUM_PLAYERS or seat != self.turn:
-                return [(f"hands[{self.turn}]", 1 << TWO_CLUBS), *self._passed_pins(seat)]
+        if self.phase == PLAY and not self.history and not self.trick and seat != self.turn:
+            return [(f"hands[{self.turn}]", 1 << TWO_CLUBS), *self._passed_pins(seat)]
         return self._passed_pins(seat)
 
     def _passed_pins(self, seat: int | None) -> list[tuple[str, int]]:
@@ -251,6 +261,7 @@ class HeartsState(TrickState):
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
         self.pass_offset = DIRECTIONS.index(obs["pass_direction"])
+        self.broken = any(t["points"] for t in obs["tricks"])
 
     def arrange(self, rng: random.Random) -> None:
         """A sampled world during the passing: a seat that has chosen cards whose choice the
