@@ -84,6 +84,7 @@ def test_a_variant_keeps_what_it_changes_and_the_full_options() -> None:
     ["--variant", "base", "--skill", "normal,normal"],
     ["--variant", "base", "--bots", "nobody"],
     ["--variant", "base", "--deals", "0"],
+    ["--variant", "base", "--deals", "1"],
     ["--variant", "base", "--report", "out.png"],
 ])
 def test_the_command_refuses_bad_input_with_one_line_and_status_2(
@@ -263,11 +264,11 @@ def test_the_text_summary_lists_findings_and_marks(capsys: pytest.CaptureFixture
 def test_the_experiment_refuses_what_it_cannot_measure() -> None:
     variants = make_variants(TOD, ["base"])
     with pytest.raises(ValueError, match="bots for 3 seats"):
-        run_experiment(TOD, variants, ["random"] * 2, deals=1)
-    with pytest.raises(ValueError, match="deals"):
-        run_experiment(TOD, variants, ["random"] * 3, deals=0)
+        run_experiment(TOD, variants, ["random"] * 2, deals=2)
+    with pytest.raises(ValueError, match="deals must be at least 2"):
+        run_experiment(TOD, variants, ["random"] * 3, deals=1)
     with pytest.raises(ValueError, match="two different bots"):
-        run_experiment(TOD, variants, ["random"] * 3, deals=1, skill=("random", "random"))
+        run_experiment(TOD, variants, ["random"] * 3, deals=2, skill=("random", "random"))
     one = analyze(run_experiment(TOD, variants, ["random"] * 3, deals=2, skill=None))
     assert all(m["diffs"] == {} for m in one["metrics"].values())
     assert "Only one variant" in render(one)

@@ -33,7 +33,7 @@ def add_compare_command(sub: Any) -> None:
     c.add_argument("--skill", default="normal,random", metavar="STRONG,WEAK",
                    help="the two bots of the skill and luck measures (duplicate play), or 'off' "
                         "(default normal,random)")
-    c.add_argument("--deals", type=int, default=200, help="deals per variant (default 200)")
+    c.add_argument("--deals", type=int, default=200, help="deals per variant, at least 2 (default 200)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--jobs", type=int, default=1, help="worker processes")
     c.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
@@ -62,8 +62,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from torite.engine.registry import make_game
 
     skill = parse_skill(args.skill)
-    if args.deals < 1:
-        raise CliError("--deals needs a positive number")
+    if args.deals < 2:
+        raise CliError("--deals needs at least 2 (an interval needs two deals to measure their spread)")
     if args.jobs < 1:
         raise CliError("--jobs needs a positive number")
     if args.report is not None and not args.report.lower().endswith((".html", ".htm")):

@@ -127,9 +127,6 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                "the gap between a round's best and worst seat is", "wider", "narrower",
                "Mean gap between the top and the bottom round score of a round.",
                lambda u: _per_round(u, lambda pts, _k: float(max(pts) - min(pts)))),
-        Metric("game_length", "game length (rounds)", "game", "relative",
-               "a game lasts", "rounds longer", "rounds shorter",
-               "Rounds in a whole game.", lambda u: float(len(u.round_points))),
         Metric("dealer_advantage", "dealer's edge (points/round)", "seats", "points",
                "the dealer's edge over the other seats is", "points a round larger",
                "points a round smaller",
@@ -140,6 +137,9 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                "points a round smaller",
                "Round points of the seat that plays the round's first card, less the mean of the others'.",
                lambda u: _per_round(u, lambda pts, k: _edge(pts, u.leaders[k]))),
+        Metric("game_length", "game length (rounds)", "game", "relative",
+               "a game lasts", "rounds longer", "rounds shorter",
+               "Rounds in a whole game.", lambda u: float(len(u.round_points))),
         Metric("lead_changes", "lead changes per game", "game", "relative",
                "the lead changes", "times more a game", "times fewer a game",
                "How often the seats that would win if the game stopped now (the game's own result "
@@ -316,7 +316,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
             luck_boot.append(_luck_from(boot.apply(parts), total_w, n, m))
 
     metrics: dict[str, Any] = {}
-    findings: list[str] = []
+    found: list[list[str]] = [[] for _ in names]
     inconclusive: list[dict[str, Any]] = []
     for metric in metrics_for(exp):
         values: dict[str, Any] = {}
@@ -367,7 +367,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
             if d["negligible"]:
                 d["sentence"] = d["sentence"][:-1] + ": significant, but negligible."
             if d["sentence"]:
-                findings.append(d["sentence"])
+                found[k].append(d["sentence"])
             if kind == "inconclusive":
                 lo, hi = d["ci95"]
                 shown = f"[{_signed(metric, lo)}, {_signed(metric, hi)}]"
@@ -402,7 +402,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         "negligible": NEGLIGIBLE,
         "variants": [{"name": v.name, "changed": dict(v.given), "options": dict(v.options)} for v in exp.variants],
         "metrics": metrics,
-        "findings": findings,
+        "findings": [f for fs in found for f in fs],
         "identical": [names[k] for k in range(1, len(names)) if _same_play(exp.units[k], exp.units[0])],
         "inconclusive": inconclusive,
         "distributions": {

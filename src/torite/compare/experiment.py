@@ -195,8 +195,8 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
     """Play ``deals`` units for every variant (see the module docstring) and keep the raw data."""
     if not variants:
         raise VariantError("name at least one variant")
-    if deals < 1:
-        raise ValueError("deals must be at least 1")
+    if deals < 2:
+        raise ValueError("deals must be at least 2: an interval needs two deals to measure their spread")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
     game = make_game(game_id, variants[0].options)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import io
+import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -122,7 +123,7 @@ def _plot_distributions(result: Mapping[str, Any]) -> str:
         xs = [float(k) for k in counts]
         total = sum(counts.values()) or 1
         lo, hi = min(xs), max(xs)
-        width = max(1.0, (hi - lo) / 30)
+        width = max(1.0, float(math.ceil((hi - lo) / 24)))
         bins: dict[float, int] = {}
         for x, c in zip(xs, counts.values(), strict=True):
             b = lo + width * ((x - lo) // width)
@@ -172,7 +173,8 @@ th,td{padding:.28rem .45rem;border-bottom:1px solid #e3e5ec;text-align:right;ver
 th:first-child,td:first-child{text-align:left}thead th{background:#eef0f5;position:sticky;top:0}
 tr.group td{background:#f3f4f8;font-weight:600;text-align:left}
 .ci{color:#6a7183;font-size:.8em;white-space:nowrap}.sig{font-weight:700;color:#114f8a}.same{color:#4a7a4a}
-.wide{color:#a0640a}.finding{margin:.3rem 0}ul{padding-left:1.3rem}
+.wide{color:#a0640a}.finding{margin:.3rem 0}ul{padding-left:1.3rem}h3{font-size:1rem;margin:.8rem 0 .2rem}
+details.note summary{cursor:pointer}
 svg.plot{max-width:100%;height:auto;display:block;margin:.8rem 0}
 .legend span{margin-right:1.2rem}.note{background:#fff6e0;border-left:4px solid #e0a030;padding:.5rem .8rem}
 dl dt{font-weight:600;margin-top:.5rem}dl dd{margin-left:1rem;color:#3a4152}
@@ -190,7 +192,7 @@ def render(result: Mapping[str, Any]) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{e(result['title'])}: {e(' vs '.join(names))}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{e(result['title'])}: {e(' · '.join(names))}</h1>",
+        f"<h1>{e(result.get('report_title') or result['title'] + ': ' + ' · '.join(names))}</h1>",
         f'<p class="meta">{result["deals"]} deals for each variant (common random numbers: every variant '
         f"plays the same shuffles with the same bots), table bots <code>{e(', '.join(result['bots']))}</code>"
         + (f", skill measured as <code>{e(skill['strong'])}</code> against <code>{e(skill['weak'])}</code> "
@@ -209,7 +211,15 @@ def render(result: Mapping[str, Any]) -> str:
     if len(names) < 2:
         parts.append("<p>Only one variant: no comparison. Name more with <code>--variant</code>.</p>")
     elif result["findings"]:
-        parts.append("<ul>" + "".join(f'<li class="finding">{e(s)}</li>' for s in result["findings"]) + "</ul>")
+        for name in names[1:]:
+            found = [d["sentence"] for m in result["metrics"].values()
+                     if (d := m["diffs"][name])["sentence"] and not d["negligible"]]
+            small = [d["sentence"] for m in result["metrics"].values()
+                     if (d := m["diffs"][name])["sentence"] and d["negligible"]]
+            parts.append(f"<h3>{e(name)}</h3>")
+            if not found and not small:
+                parts.append("<p>No significant difference at this size.</p>")
+            parts.append("<ul>" + "".join(f'<li class="finding">{e(s)}</li>' for s in found + small) + "</ul>")
     else:
         parts.append("<p>No difference is significant at this size.</p>")
     for name in result.get("identical", []):
@@ -217,11 +227,15 @@ def render(result: Mapping[str, Any]) -> str:
                      "rule it changes never changed a decision or a score (for information the bots do not "
                      "use, such as an open graveyard, compare with search bots, e.g. <code>--bots hard</code>)."
                      "</p>")
-    if result["inconclusive"]:
-        parts.append('<p class="note">Too wide to conclude (the interval holds zero but also differences '
-                     "larger than negligible); raise <code>--deals</code>:</p><ul>")
-        parts.extend(f"<li>{e(x['text'])}</li>" for x in result["inconclusive"])
-        parts.append("</ul>")
+    wide = result["inconclusive"]
+    if wide:
+        needed = [x["deals_needed"] for x in wide if x["deals_needed"]]
+        most = f" (the widest needs about <code>--deals {max(needed)}</code>)" if needed else ""
+        parts.append(f'<details class="note"><summary>{len(wide)} difference{"s" if len(wide) > 1 else ""} '
+                     f"too wide to conclude: the interval holds zero but also differences larger than "
+                     f"negligible; raise <code>--deals</code>{most}.</summary><ul>")
+        parts.extend(f"<li>{e(x['text'])}</li>" for x in wide)
+        parts.append("</ul></details>")
     parts.append(f'<p class="meta">Intervals are 95%. A difference is called significant when its interval '
                  f"excludes zero; with {len(result['metrics'])} measures per variant, expect about one in twenty "
                  "unchanged measures to look significant by chance. Negligible: within "
