@@ -32,6 +32,10 @@ ONLY_HEARTS = [["2C", *suit("C", "4-A"), "AH"], ["3C", *suit("H", "2-K")], suit(
 QUEEN_AND_HEARTS = [suit("C", "2-A"), suit("D", "2-A"), [*suit("S", "2-J"), "KS", "AS", "AH"],
                     ["QS", *suit("H", "2-K")]]
 
+#: seat 1 takes the first trick with AC and leads the second holding Q♠ and no heart
+QUEEN_LEADER = [suit("C", "2-7") + suit("D", "2-8"), [*suit("C", "8-A"), *suit("S", "2-6"), "QS"],
+                suit("D", "9-A") + suit("H", "2-8"), [*suit("H", "9-A"), *suit("S", "7-J"), "KS", "AS"]]
+
 
 def new(hands: list[list[str]], direction: str = "none", options: dict[str, Any] | None = None,
         seed: int = 0) -> HeartsState:

@@ -18,6 +18,7 @@ from .deals import (
     CLUBS_AND_HEARTS,
     ONLY_HEARTS,
     QUEEN_AND_HEARTS,
+    QUEEN_LEADER,
     cards,
     legal,
     new,
@@ -87,6 +88,17 @@ def test_hearts_may_not_be_led_before_they_are_broken_and_the_queen_breaks_them(
     play(st, "3C")
     assert st.to_act() == (1,) and st.round_points[1] == 13  # 9C beat 3C: Q♠ is 13
     assert legal(st, 1) == cards(suit("C", "10-K") + suit("H", "2-8"))
+
+
+def test_the_queen_of_spades_may_be_led_before_hearts_are_broken() -> None:
+    st = new(QUEEN_LEADER)
+    play(st, "2C", "AC")
+    assert legal(st, 2) == cards(suit("D", "9-A"))  # first trick: the diamonds, not the hearts
+    play(st, "9D", "7S")
+    assert st.to_act() == (1,) and not st.hearts_broken
+    assert legal(st, 1) == cards([*suit("C", "8-K"), *suit("S", "2-6"), "QS"])  # ruling H3
+    play(st, "QS")
+    assert st.hearts_broken
 
 
 def test_a_heart_discarded_breaks_hearts() -> None:
@@ -284,6 +296,12 @@ def test_a_game_to_100_rotates_left_right_across_none_and_ends_at_100_with_the_l
         assert (max(totals) >= 100) == (r == len(st.round_scores) - 1)
     assert list(st.scores) == totals
     assert st.result().winners == tuple(s for s in range(4) if totals[s] == min(totals))
+
+
+def test_the_lowest_total_wins_and_equal_lowest_totals_share_the_win() -> None:
+    st = new(CLUBS_AND_HEARTS, options={"target": 100})
+    st.scores = [30, 12, 12, 101]
+    assert st.result().winners == (1, 2)  # ruling H6
 
 
 def test_a_single_deal_of_a_game_to_100_passes_as_that_deal_of_the_game_would() -> None:
