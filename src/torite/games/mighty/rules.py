@@ -313,6 +313,14 @@ class MightyState(TrickState):
         self.last_rule: str = opts["joker_last_trick"]
 
     # --------------------------------------------------------------- dealing
+    def check_deal(self, index: int, d: Mapping[str, Any]) -> None:
+        """An explicit deal may write the joker ``JK`` (the page's notation) as well as ``JK1``."""
+        if isinstance(d, dict):
+            for key in ("hands", "kitty"):
+                if key in d:
+                    d[key] = _jk(d[key])
+        super().check_deal(index, d)
+
     def start_round(self) -> None:
         """The previous deal's friend deals next, else its president (§4); the kit moves the
         dealer on by one, so it is given the seat before."""
@@ -696,6 +704,15 @@ class MightyState(TrickState):
         """A sampled world in which the president holds the friend card has no friend (A5)."""
         if self.friend == self.president:
             self.friend = -1
+
+
+def _jk(value: Any) -> Any:
+    """``JK`` as ``JK1`` in a card list (or a list of them, or a text of cards)."""
+    if isinstance(value, str):
+        return " ".join("JK1" if w.upper() == "JK" else w for w in value.replace(",", " ").split())
+    if isinstance(value, list):
+        return [_jk(v) for v in value]
+    return value
 
 
 def _bits(mask: int) -> list[int]:
