@@ -15,7 +15,7 @@ from torite.compare import compare, make_variants, parse_variant
 from torite.compare.analysis import _luck_from, _luck_parts, _skill, analyze, verdict
 from torite.compare.experiment import Experiment, UnitData, VariantError, run_experiment
 from torite.compare.report import command_line, render
-from torite.engine.registry import make_game
+from torite.engine.registry import game_ids, make_game
 from torite.seeds import derive_seed
 
 TOD = "trick-of-the-dead"
@@ -283,3 +283,15 @@ def test_an_experiment_keeps_its_raw_data() -> None:
     assert all(leader == (dealer + 1) % 3 for dealer, leader in zip(u.dealers, u.leaders))  # the rules page
     assert set(u.leading[-1]) == set(u.winners)
     assert len(u.duplicate) == 6 and all(len(p) == 3 for p in u.duplicate)
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_can_be_compared(game_id: str) -> None:
+    """The experiment needs nothing but the protocol: any registered game, its defaults twice."""
+    exp = run_experiment(game_id, make_variants(game_id, ["a", "b"]), ["random"] * make_game(game_id).num_players,
+                         deals=2, skill=None, seed=1)
+    for u in exp.units[0]:
+        assert len(u.dealers) == len(u.leaders) == len(u.leading) == len(u.round_points) >= 1
+        assert all(0 <= s < exp.seats for s in u.dealers + u.leaders)
+    out = analyze(exp)
+    assert out["identical"] == ["b"] and "<svg" in render(out)

@@ -68,6 +68,11 @@ def _per_round(unit: UnitData, f: Callable[[tuple[int, ...], int], float]) -> fl
     return _mean([f(pts, k) for k, pts in enumerate(unit.round_points)])
 
 
+def _seat_edge(unit: UnitData, seats: Sequence[int]) -> float:
+    """The mean edge of the given seat of each round (-1: unknown, the round left out)."""
+    return _mean([_edge(pts, seat) for pts, seat in zip(unit.round_points, seats, strict=True) if seat >= 0])
+
+
 def _edge(pts: tuple[int, ...], seat: int) -> float:
     """A seat's points less the mean of the other seats' points in the same round."""
     others = [p for s, p in enumerate(pts) if s != seat]
@@ -131,12 +136,12 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                "the dealer's edge over the other seats is", "points a round larger",
                "points a round smaller",
                "The dealer's round points less the mean of the other seats' in the same round.",
-               lambda u: _per_round(u, lambda pts, k: _edge(pts, u.dealers[k]))),
+               lambda u: _seat_edge(u, u.dealers)),
         Metric("first_leader_advantage", "first leader's edge (points/round)", "seats", "points",
                "the first leader's edge over the other seats is", "points a round larger",
                "points a round smaller",
                "Round points of the seat that plays the round's first card, less the mean of the others'.",
-               lambda u: _per_round(u, lambda pts, k: _edge(pts, u.leaders[k]))),
+               lambda u: _seat_edge(u, u.leaders)),
         Metric("game_length", "game length (rounds)", "game", "relative",
                "a game lasts", "rounds longer", "rounds shorter",
                "Rounds in a whole game.", lambda u: float(len(u.round_points))),
@@ -162,7 +167,7 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                    lambda u: _skill(u, plan)),
             Metric("luck", "luck: share of variance from the deal", "skill and luck", "share",
                    "the deal explains {x} of the variance of a seat's round score against {y} in {base}",
-                   "more: luck counts more", "less: luck counts less",
+                   "more (luck weighs more)", "less (luck weighs less)",
                    "Of the variance of a seat's round score in duplicate play, the share explained by "
                    "the cards that seat was dealt (between deal-and-seat variance, one-way random "
                    "effects estimate) rather than by who played them.", None, "{:.1%}"),
@@ -282,12 +287,13 @@ def _sentence(metric: Metric, name: str, base: str, d: dict[str, Any], x: float,
     up = diff > 0
     if metric.key == "round_score_sd":
         pct, (plo, phi) = 100 * d["relative"], (100 * v for v in d["relative_ci95"])
-        return (f"In {name} a round's points spread {abs(pct):.0f}% {'more' if up else 'less'} "
-                f"[{plo:+.0f}%, {phi:+.0f}%] than in {base} (standard deviation {x:.2f} against {y:.2f} points).")
+        return (f"In {name} a round's points spread {abs(pct):.1f}% {'more' if up else 'less'} "
+                f"[{plo:+.1f}%, {phi:+.1f}%] than in {base} (standard deviation {x:.2f} against {y:.2f} points).")
     if metric.scale == "share":
         subject = metric.subject.format(x=f"{x:.1%}", y=f"{y:.1%}", base=base)
-        return (f"In {name} {subject}: {abs(100 * diff):.1f} percentage points {metric.up if up else metric.down} "
-                f"[{100 * lo:+.1f}, {100 * hi:+.1f}].")
+        word = metric.up if up else metric.down
+        return (f"In {name} {subject}: {abs(100 * diff):.1f} percentage points {word.split(' (')[0]} "
+                f"[{100 * lo:+.1f}, {100 * hi:+.1f}]{' (' + word.split(' (')[1] if ' (' in word else ''}.")
     rel = d.get("relative")
     tail = f", {100 * rel:+.1f}%" if rel is not None else ""
     f = metric.fmt
@@ -365,7 +371,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
             d["sentence"] = (_sentence(metric, names[k], base, d, points[k], points[0])
                              if d["significant"] else None)
             if d["negligible"]:
-                d["sentence"] = d["sentence"][:-1] + ": significant, but negligible."
+                d["sentence"] = d["sentence"][:-1] + "; significant but negligible."
             if d["sentence"]:
                 found[k].append(d["sentence"])
             if kind == "inconclusive":

@@ -106,7 +106,7 @@ def make_variants(game_id: str, specs: Sequence[str], common: Mapping[str, Any] 
 @dataclass
 class UnitData:
     """What one unit measured.  Per round of the whole game: ``round_points[k][seat]``,
-    ``dealers[k]``, ``leaders[k]`` (the seat that played the round's first card) and
+    ``dealers[k]``, ``leaders[k]`` (the seat that played the round's first card; -1 if unknown) and
     ``leading[k]`` (the seats that would win if the game stopped after round ``k``: the game's own
     result rule).  ``stats``: the game's counters over the whole game.  ``duplicate[j][seat]``:
     the duplicate deal's points under seating ``j`` (empty when skill is off)."""
@@ -138,14 +138,17 @@ def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[Any, list[tup
 
 
 def _dealers_and_leaders(events: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """Each round's dealer (its ``round`` event) and the seat that played its first card."""
+    """Each round's dealer (its ``round`` event) and the seat that played its first card (-1 for
+    a round in which no ``play`` event shows: such rounds leave the leader's measure out)."""
     dealers: list[int] = []
     leaders: list[int] = []
     for e in events:
         if e.kind == "round":
-            dealers.append(int(e.data["dealer"]))
+            leaders.extend([-1] * (len(dealers) - len(leaders)))
+            dealers.append(int(e.data.get("dealer", -1)))
         elif e.kind == "play" and len(leaders) < len(dealers):
             leaders.append(e.seat)
+    leaders.extend([-1] * (len(dealers) - len(leaders)))
     return dealers, leaders
 
 
@@ -161,6 +164,8 @@ def run_unit(job: _Job) -> UnitData:
     res = state.result()
     dealers, leaders = _dealers_and_leaders(state.events)
     rounds = len(res.round_scores)
+    dealers += [-1] * (rounds - len(dealers))
+    leaders += [-1] * (rounds - len(leaders))
     unit = UnitData(index, variant, [tuple(r) for r in res.round_scores], dealers[:rounds], leaders[:rounds],
                     leading[:rounds], tuple(res.winners), state.stats())
     if skill is not None:
