@@ -58,6 +58,12 @@ def whole_auction(st: GlapgosState, takes: Sequence[str] | None = None) -> None:
         auction_turn(st, b0[i], b1[i], takes[i] if takes else "faced")
 
 
+def rest_of_deck(*texts: str) -> str:
+    """The cards the texts do not name, in deck order (a stock for chosen hands)."""
+    used = {x for t in texts for x in t.split()}
+    return " ".join(card_str(c) for c in range(52) if card_str(c) not in used)
+
+
 def mask(text: str) -> int:
     return sum(1 << parse_card(c) for c in text.split())
 
