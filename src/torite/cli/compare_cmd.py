@@ -105,6 +105,8 @@ def format_summary(out: dict[str, Any]) -> str:
         if out["inconclusive"]:
             lines.append("Too wide to conclude (raise --deals):")
             lines.extend(f"  - {x['text']}" for x in out["inconclusive"])
+    if out["deals"] < 30:
+        lines.append(f"(only {out['deals']} deals: intervals are optimistic below about 30; raise --deals)")
     width = max(len(m["label"]) for m in out["metrics"].values())
     lines.append("  " + " " * width + "".join(f" {n[:14]:>15}" for n in names))
     for m in out["metrics"].values():

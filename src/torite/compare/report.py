@@ -236,6 +236,9 @@ def render(result: Mapping[str, Any]) -> str:
                      f"negligible; raise <code>--deals</code>{most}.</summary><ul>")
         parts.extend(f"<li>{e(x['text'])}</li>" for x in wide)
         parts.append("</ul></details>")
+    if result["deals"] < 30:
+        parts.append(f'<p class="note">Only {result["deals"]} deals: the normal 95% intervals are optimistic '
+                     "below about 30 deals; treat every verdict as a first look and raise <code>--deals</code>.</p>")
     parts.append(f'<p class="meta">Intervals are 95%. A difference is called significant when its interval '
                  f"excludes zero; with {len(result['metrics'])} measures per variant, expect about one in twenty "
                  "unchanged measures to look significant by chance. Negligible: within "
