@@ -36,15 +36,27 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from torite.cli.terminal import play_terminal
-
     game = make_game(args.game, parse_options(args.option))
     n = game.num_players
     if not 0 <= args.seat < n:
         raise CliError(f"--seat must be from 0 to {n - 1}")
+    if args.rounds is not None and args.rounds < 1:
+        raise CliError("--rounds needs a positive number")
+    if args.bot_delay < 0:
+        raise CliError("--bot-delay cannot be negative")
     bots = parse_bots(args.bots, n - 1)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-    play_terminal(game, args.seat, bots, seed, records=Path(args.record_dir), lang=args.lang)
+    records = Path(args.record_dir)
+    # the table needs a terminal both ways; piped input or output (scripts) gets the line mode
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from torite.cli.terminal import play_terminal
+
+        play_terminal(game, args.seat, bots, seed, records=records, lang=args.lang, max_rounds=args.rounds)
+        return 0
+    from torite.cli.tui import play_tui
+
+    play_tui(game, args.seat, bots, seed, records=records, lang=args.lang, max_rounds=args.rounds,
+             bot_delay=args.bot_delay)
     return 0
 
 
@@ -112,14 +124,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--lang", default="en", help="en or ja")
     r.set_defaults(func=cmd_rules)
 
-    pl = sub.add_parser("play", help="play in the terminal against bots")
+    pl = sub.add_parser("play", help="play in the terminal against bots (a full-screen table; --plain: line mode)")
     pl.add_argument("game")
     pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
     pl.add_argument("--bots", default="normal", help="bot names for the other seats, e.g. normal,random")
     pl.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     pl.add_argument("--seed", type=int, default=None)
     pl.add_argument("--record-dir", default="torite-records", help="where the game's record is saved")
-    pl.add_argument("--lang", default="en", help="language of the game's texts: en or ja")
+    pl.add_argument("--lang", default="en", help="language of the game's texts: en, ja, ko (as the game offers)")
+    pl.add_argument("--plain", action="store_true",
+                    help="line mode (screen readers, scripts); also used when input or output is not a terminal")
+    pl.add_argument("--rounds", type=int, default=None, metavar="N", help="stop after N rounds")
+    pl.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                    help="pause before each bot's move in the table, to follow the cards")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="bots play many rounds or games; statistics")

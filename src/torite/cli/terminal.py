@@ -104,12 +104,13 @@ def show_hand(game: Game, hand: Sequence[str], legal: Sequence[Action]) -> str:
 
 def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, records: Path,
                   inp: TextIO | None = None, out: TextIO | None = None,
-                  ask: Callable[[str], str] | None = None, lang: str = "en") -> Record:
+                  ask: Callable[[str], str] | None = None, lang: str = "en",
+                  max_rounds: int | None = None) -> Record:
     labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
     inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
     out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])
-    state: State = game.new_state(seed)
+    state: State = game.new_state(seed, max_rounds=max_rounds)
     n = game.num_players
     record_names = []
     players: dict[int, Bot] = {}
@@ -121,7 +122,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             record_names.append(f"bot:{bots[bi]}")
             players[s] = make_bot(bots[bi], game, s, derive_seed(seed, "bot", s))
             bi += 1
-    rec = start_record(game, seed, record_names)
+    rec = start_record(game, seed, record_names, max_rounds=max_rounds)
     you = labels.word("you")
     # the game's texts name the person "you" and the others by seat, in the chosen language
     names: list[str | None] = [you if s == human else None for s in range(n)]

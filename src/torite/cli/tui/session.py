@@ -1,0 +1,157 @@
+"""One person against bots, through the protocol only: the game behind the terminal table.
+
+Kept apart from the widgets so that what the person may see is decided in one place: every
+view is built from ``state.observation(seat)``, the seat's legal actions and the events its
+seat may see; bots decide through the shared driver on their own observations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from torite.bots import make_bot
+from torite.engine.base import Action, Game, State
+from torite.engine.bot import Bot
+from torite.engine.driver import decide, next_seat
+from torite.engine.labels import LabelError, Labels, languages
+from torite.record import Record, start_record
+from torite.sim import derive_seed
+
+#: a label bug must not take the table down: the face shows a plain fallback (the labels tests
+#: are what catch the bug)
+RENDER_ERRORS = (LabelError, KeyError, TypeError, ValueError, IndexError)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    index: int  # the event's index in state.events
+    kind: str
+    text: str
+
+
+class Session:
+    """The game, its bots and its record; the person plays ``human``."""
+
+    def __init__(self, game: Game, human: int, bots: Sequence[str], seed: int, *, lang: str = "en",
+                 max_rounds: int | None = None) -> None:
+        self.game = game
+        self.human = human
+        self.seed = seed
+        self.labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
+        self.lang = lang
+        self.state: State = game.new_state(seed, max_rounds=max_rounds)
+        n = game.num_players
+        if len(bots) != n - 1:
+            raise ValueError(f"{len(bots)} bots for {n - 1} other seats")
+        self.levels: list[str | None] = []
+        self.bots: dict[int, Bot] = {}
+        names = []
+        it = iter(bots)
+        for s in range(n):
+            if s == human:
+                names.append("you")
+                self.levels.append(None)
+            else:
+                level = next(it)
+                names.append(f"bot:{level}")
+                self.levels.append(level)
+                self.bots[s] = make_bot(level, game, s, derive_seed(seed, "bot", s))
+        self.record: Record = start_record(game, seed, names, max_rounds=max_rounds)
+        self.log: list[LogLine] = []
+        self._logged = 0
+        self.read_events()
+
+    # ------------------------------------------------------------ language
+    @property
+    def languages(self) -> list[str]:
+        return languages(self.game)
+
+    def set_language(self, lang: str) -> None:
+        self.labels = self.game.labels(lang)
+        self.lang = lang
+        old = self._logged
+        self.log, self._logged = [], 0
+        self.read_events(upto=old)
+
+    # ------------------------------------------------------------ whose turn
+    def bot_to_act(self) -> int | None:
+        return next_seat(self.state, self.bots.__contains__)
+
+    def human_to_act(self) -> bool:
+        return (not self.state.is_over() and self.human in self.state.to_act()
+                and self.bot_to_act() is None)
+
+    def bot_decision(self, seat: int) -> Action:
+        """The bot's choice (may take a while for the search bots; the state is not changed)."""
+        return decide(self.state, seat, self.bots[seat])
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply and record (IllegalAction, state untouched, when the rules refuse it)."""
+        self.state.apply(seat, action)
+        self.record.actions.append((seat, str(action)))
+        self.read_events()
+
+    # ------------------------------------------------------------ what the person sees
+    def names(self) -> list[str | None]:
+        you = self.labels.word("you")
+        return [you if s == self.human else None for s in range(self.game.num_players)]
+
+    def seat_name(self, seat: int) -> str:
+        return self.labels.name_of(seat, self.names())
+
+    def status(self, obs: dict[str, Any]) -> list[tuple[str, str]]:
+        try:
+            return self.labels.status(obs, self.names())
+        except RENDER_ERRORS:
+            return []
+
+    def trick_facts(self, trick: Any) -> list[tuple[str, str]]:
+        try:
+            return self.labels.trick_facts(trick, self.names(), self.human)
+        except RENDER_ERRORS:
+            return []
+
+    def action_text(self, action: Action) -> str:
+        try:
+            return self.labels.action_text(action)
+        except RENDER_ERRORS:
+            return str(action)
+
+    def observation(self) -> dict[str, Any]:
+        return self.state.observation(self.human)
+
+    def legal(self) -> list[Action]:
+        return self.state.legal_actions(self.human) if self.human_to_act() else []
+
+    def read_events(self, upto: int | None = None) -> list[LogLine]:
+        """Log lines of the events the person may see since the last call."""
+        events = self.state.events
+        end = len(events) if upto is None else upto
+        new = []
+        names = self.names()
+        for i in range(self._logged, end):
+            e = events[i]
+            if not e.visible_to(self.human) or e.kind == "deal":
+                continue
+            try:
+                text = self.labels.event_text(e, names, self.human)
+            except RENDER_ERRORS:
+                text = f"{e.kind} {dict(e.data)}"
+            if text:
+                new.append(LogLine(i, e.kind, text))
+        self._logged = end
+        self.log.extend(new)
+        return new
+
+    def finish(self, records: Path | None) -> Path | None:
+        """Store the result (when over) and save the record; returns its path."""
+        if self.state.is_over():
+            self.record.result = self.state.result().to_json()
+        if records is None:
+            return None
+        path = records / f"{self.game.id}-{self.seed}.json"
+        self.record.save(path)
+        return path

@@ -1,0 +1,336 @@
+"""The table's keyboard widgets: the hand (a row of cards with a cursor) and a grid of choices
+(the bidding box and the card picker).  Both post a message when the person chooses; the app
+decides what that means.  They draw with Rich text only, so they work in any terminal, over
+SSH, at 80 columns."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widget import Widget
+
+from torite.cards import card_str
+from torite.engine.base import Action
+from torite.engine.labels import SUIT_SYMBOLS
+
+RED = "bold red"
+
+
+def card_text(card: str | None, *, hidden: str = "??") -> Text:
+    """A card as its rank and suit symbol, hearts and diamonds in red; None is a hidden card."""
+    if card is None:
+        return Text(hidden, style="dim")
+    if card.startswith("JK"):
+        return Text(card, style="bold magenta")
+    rank, suit = card[:-1], card[-1]
+    sym = SUIT_SYMBOLS.get(suit, suit)
+    return Text(rank + sym, style=RED if suit in "HD" else "bold")
+
+
+class HandView(Widget, can_focus=True):
+    """The person's hand in display order: ←/→ move over the cards that may be chosen now,
+    Enter chooses (or toggles, when selecting several), Space toggles, a click chooses."""
+
+    DEFAULT_CSS = """
+    HandView { height: auto; min-height: 1; padding: 0 1; }
+    HandView:focus { background: $boost; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "previous card", show=False),
+        Binding("right", "move(1)", "next card", show=False),
+        Binding("home", "move(-99)", show=False),
+        Binding("end", "move(99)", show=False),
+        Binding("enter", "choose", "choose", show=False),
+        Binding("space", "select_card", "select", show=False),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        card: int
+
+    @dataclass
+    class Toggled(Message):
+        card: int
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.cards: list[int] = []
+        self.active: set[int] = set()
+        self.selected: set[int] = set()
+        self.selecting = False
+        self.cursor: int | None = None  # the card under the cursor
+        self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, card)
+
+    def show(self, cards: Iterable[int], active: Iterable[int], *, selecting: bool = False,
+             selected: Iterable[int] = ()) -> None:
+        self.cards = list(cards)
+        self.active = set(active)
+        self.selecting = selecting
+        self.selected = set(selected)
+        order = [c for c in self.cards if c in self.active]
+        if self.cursor not in order:
+            self.cursor = order[0] if order else None
+        self.refresh(layout=True)
+
+    @property
+    def order(self) -> list[int]:
+        return [c for c in self.cards if c in self.active]
+
+    def action_move(self, step: int) -> None:
+        order = self.order
+        if not order:
+            return
+        if self.cursor not in order:
+            self.cursor = order[0]
+        elif abs(step) > 1:
+            self.cursor = order[0] if step < 0 else order[-1]
+        else:
+            self.cursor = order[(order.index(self.cursor) + step) % len(order)]
+        self.refresh()
+
+    def action_choose(self) -> None:
+        if self.cursor is None:
+            return
+        if self.selecting:
+            self.post_message(self.Toggled(self.cursor))
+        else:
+            self.post_message(self.Chosen(self.cursor))
+
+    def action_select_card(self) -> None:
+        self.action_choose()
+
+    def _lines(self, width: int) -> list[Text]:
+        lines: list[Text] = [Text()]
+        self._spans = []
+        for c in self.cards:
+            label = card_text(card_str(c))
+            cell = Text(" ") + label + Text(" ")
+            if c not in self.active:
+                cell.stylize("dim")
+            else:
+                cell.stylize("underline" if not self.selecting else "")
+            if c in self.selected:
+                cell.stylize("on dark_green")
+            if c == self.cursor and self.has_focus:
+                cell.stylize("reverse")
+            elif c == self.cursor:
+                cell.stylize("on grey30")
+            if lines[-1].cell_len + cell.cell_len > max(8, width):
+                lines.append(Text())
+            start = lines[-1].cell_len
+            lines[-1].append_text(cell)
+            self._spans.append((len(lines) - 1, start, lines[-1].cell_len, c))
+        return lines
+
+    def render(self) -> Text:
+        return Text("\n").join(self._lines(self.content_size.width or 78))
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return max(1, len(self._lines(width)))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        x = event.x - 1  # the left padding
+        for line, start, end, card in self._spans:
+            if line == event.y and start <= x < end and card in self.active:
+                self.cursor = card
+                self.focus()
+                self.action_choose()
+                return
+
+
+@dataclass
+class Cell:
+    label: Text
+    action: Action | None  # None: shown but not a legal choice now
+
+
+class GridView(Widget, can_focus=True):
+    """Rows of cells with a cursor (a bidding box, a card picker): arrows move, Enter chooses a
+    legal cell, a click chooses."""
+
+    DEFAULT_CSS = """
+    GridView { height: auto; padding: 0 1; }
+    GridView:focus { background: $boost; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(0, -1)", show=False),
+        Binding("right", "move(0, 1)", show=False),
+        Binding("up", "move(-1, 0)", show=False),
+        Binding("down", "move(1, 0)", show=False),
+        Binding("enter", "choose", show=False),
+        Binding("space", "choose", show=False),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        action: Action | None
+        label: str
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.title = Text()
+        self.rows: list[tuple[Text, list[Cell]]] = []
+        self.cursor = (0, 0)
+        self._width = 3
+        self._head = 0
+
+    def show(self, title: Text, rows: list[tuple[Text, list[Cell]]]) -> None:
+        same_shape = [len(r[1]) for r in rows] == [len(r[1]) for r in self.rows]
+        self.title = title
+        self.rows = rows
+        self._width = max([c.label.cell_len for _, cells in rows for c in cells] + [2]) + 1
+        self._head = max([h.cell_len for h, _ in rows] + [0])
+        r, c = self.cursor
+        if not same_shape or not (r < len(rows) and c < len(rows[r][1]) and rows[r][1][c].action):
+            first = [(i, j) for i, (_, cells) in enumerate(rows) for j, cell in enumerate(cells) if cell.action]
+            self.cursor = first[0] if first else (0, 0)
+        self.refresh(layout=True)
+
+    def action_move(self, dr: int, dc: int) -> None:
+        if not self.rows:
+            return
+        r, c = self.cursor
+        r = (r + dr) % len(self.rows)
+        c = c + dc
+        width = len(self.rows[r][1])
+        c = c % width if width else 0
+        self.cursor = (r, c)
+        self.refresh()
+
+    @property
+    def current(self) -> Cell | None:
+        r, c = self.cursor
+        if r < len(self.rows) and c < len(self.rows[r][1]):
+            return self.rows[r][1][c]
+        return None
+
+    def action_choose(self) -> None:
+        cell = self.current
+        if cell is not None:
+            self.post_message(self.Chosen(cell.action, cell.label.plain))
+
+    def render(self) -> Text:
+        out = [self.title]
+        for i, (head, cells) in enumerate(self.rows):
+            line = Text()
+            line.append_text(head)
+            line.append(" " * (self._head - head.cell_len + 1))
+            for j, cell in enumerate(cells):
+                t = cell.label.copy()
+                t.pad_right(self._width - t.cell_len)
+                if cell.action is None:
+                    t.stylize("dim")
+                if (i, j) == self.cursor:
+                    t.stylize("reverse" if self.has_focus else "on grey30")
+                line.append_text(t)
+            out.append(line)
+        return Text("\n").join(out)
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return len(self.rows) + 1
+
+    def on_click(self, event: events.Click) -> None:
+        r = event.y - 1
+        c = (event.x - 1 - self._head - 1) // self._width
+        if 0 <= r < len(self.rows) and 0 <= c < len(self.rows[r][1]):
+            self.cursor = (r, c)
+            self.focus()
+            self.action_choose()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+
+class ChoiceBar(Widget, can_focus=True):
+    """Numbered buttons that wrap over as many lines as they need: ←/→ move, Enter or the
+    number chooses, a click chooses."""
+
+    DEFAULT_CSS = """
+    ChoiceBar { height: auto; padding: 0 1; }
+    ChoiceBar:focus { background: $boost; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("enter", "choose", show=False),
+        Binding("space", "choose", show=False),
+    ]
+
+    @dataclass
+    class Chosen(Message):
+        index: int
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.items: list[str] = []
+        self.cursor = 0
+        self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, index)
+
+    def show(self, items: list[str]) -> None:
+        if items != self.items:
+            self.cursor = 0
+        self.items = items
+        self.refresh(layout=True)
+
+    def action_move(self, step: int) -> None:
+        if self.items:
+            self.cursor = (self.cursor + step) % len(self.items)
+            self.refresh()
+
+    def action_choose(self) -> None:
+        if self.items:
+            self.post_message(self.Chosen(self.cursor))
+
+    def _lines(self, width: int) -> list[Text]:
+        lines: list[Text] = [Text()]
+        self._spans = []
+        for i, item in enumerate(self.items):
+            key = str(i + 1) if i < 9 else "0" if i == 9 else " "
+            cell = Text(f" {key} ", style="bold") + Text(f"{item} ")
+            cell.stylize("reverse" if i == self.cursor and self.has_focus else "on grey23")
+            if lines[-1].cell_len and lines[-1].cell_len + 1 + cell.cell_len > max(8, width):
+                lines.append(Text())
+            elif lines[-1].cell_len:
+                lines[-1].append(" ")
+            start = lines[-1].cell_len
+            lines[-1].append_text(cell)
+            self._spans.append((len(lines) - 1, start, lines[-1].cell_len, i))
+        return lines
+
+    def render(self) -> Text:
+        return Text("\n").join(self._lines(self.content_size.width or 78))
+
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return len(self._lines(width)) if self.items else 0
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        x = event.x - 1
+        for line, start, end, i in self._spans:
+            if line == event.y and start <= x < end:
+                self.cursor = i
+                self.focus()
+                self.action_choose()
+                return

@@ -1,0 +1,312 @@
+"""The terminal table, driven by keypresses through Textual's pilot in an 80×24 terminal.
+
+A scripted person picks a legal action at random (seeded) and enters it with the keys a player
+would press: arrows and Enter on the hand, Space and ``c`` to select and confirm several cards,
+arrows and Enter in a bidding box or card picker, the number of a button.  Each pick must be
+exactly the action the game records, so a wrong key mapping fails here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from torite.cards import card_str
+from torite.cli.tui import Session, TableApp
+from torite.cli.tui.widgets import GridView, HandView
+from torite.engine.base import Action
+from torite.engine.labels import languages
+from torite.engine.registry import game_class, game_ids, make_game
+from torite.record import Record, replay
+
+SIZE = (80, 24)
+
+
+def shot(app: TableApp) -> str:
+    """The screen's text (from Textual's SVG export: spaces are no-break spaces there)."""
+    return html.unescape(app.export_screenshot()).replace("\xa0", " ")
+
+
+def short_options(game_id: str) -> dict[str, Any]:
+    """Options that keep a game small where a game has them (one round is played anyway)."""
+    return {}
+
+
+async def settle(pilot: Any, app: TableApp, limit: int = 2000) -> None:
+    """Wait until the bots are done and the table waits for the person (or shows a view)."""
+    for _ in range(limit):
+        await pilot.pause()
+        if app.ui != "busy" and app.screen is not None:
+            return
+    raise AssertionError("the table never came back to the person")
+
+
+def hand_steps(hand: HandView, frm: int | None, to: int) -> tuple[str, int]:
+    """The shorter way round the cards that may be chosen, as (key, presses)."""
+    order = hand.order
+    i = order.index(frm) if frm in order else 0
+    j = order.index(to)
+    right = (j - i) % len(order)
+    return ("right", right) if right <= len(order) - right else ("left", len(order) - right)
+
+
+def grid_steps(grid: GridView, to: tuple[int, int]) -> list[str]:
+    (r, c), (tr, tc) = grid.cursor, to
+    rows = len(grid.rows)
+    down = (tr - r) % rows
+    keys = ["down"] * down if down <= rows - down else ["up"] * (rows - down)
+    width = len(grid.rows[tr][1])
+    c = min(c, width - 1) if width else 0
+    right = (tc - c) % width
+    keys += ["right"] * right if right <= width - right else ["left"] * (width - right)
+    return keys
+
+
+def cost(app: TableApp, action: Action) -> int:
+    """Keypresses the action takes from where the cursors are now."""
+    d = app.decision
+    hand = app.query_one(HandView)
+    grid = app.query_one(GridView)
+    if action in d.buttons:
+        return 1
+    if any(mp.get(action.card) == action for mp in d.singles.values()):
+        return hand_steps(hand, hand.cursor, action.card)[1] + 1
+    if action.kind in d.multis:
+        at, n = hand.cursor, 2 if app.selecting != action.kind else 1
+        for c in [c for c in hand.order if action.cards >> c & 1] if app.selecting == action.kind else []:
+            n += hand_steps(hand, at, c)[1] + 1
+            at = c
+        return n
+    where = [(r, c) for r, (_, cells) in enumerate(grid.rows) for c, cell in enumerate(cells) if cell.action == action]
+    return len(grid_steps(grid, where[0])) + 1 if where else 99
+
+
+async def move_hand(pilot: Any, hand: HandView, card: int) -> None:
+    key, n = hand_steps(hand, hand.cursor, card)
+    for _ in range(n):
+        await pilot.press(key)
+    assert hand.cursor == card
+
+
+async def enter(pilot: Any, app: TableApp, action: Action) -> None:
+    """The keys for ``action`` on the table as drawn now."""
+    d = app.decision
+    hand = app.query_one(HandView)
+    grid = app.query_one(GridView)
+    buttons = d.buttons
+    if action in buttons:
+        i = buttons.index(action)
+        assert i < 10, "more than ten buttons"
+        await pilot.press(str(i + 1) if i < 9 else "0")
+        return
+    for mp in d.singles.values():
+        if action.card in mp and mp[action.card] == action:
+            assert app.focused is hand
+            await move_hand(pilot, hand, action.card)
+            await pilot.press("enter")
+            return
+    if action.kind in d.multis:
+        if app.selecting != action.kind:
+            labels = [t for t, _ in app._buttons]
+            i = next(k for k, t in enumerate(labels) if t.startswith(app.session.labels.action_label(action.kind)))
+            await pilot.press(str(i + 1))
+        assert app.selecting == action.kind
+        for c in [c for c in hand.order if action.cards >> c & 1]:
+            await move_hand(pilot, hand, c)
+            await pilot.press("space")
+        await pilot.press("c")
+        return
+    assert grid.has_class("on"), f"no control for {action}"
+    where = [(r, c) for r, (_, cells) in enumerate(grid.rows) for c, cell in enumerate(cells) if cell.action == action]
+    assert len(where) == 1, f"{action} is not in the grid once"
+    assert app.focused is grid
+    for key in grid_steps(grid, where[0]):
+        await pilot.press(key)
+    assert grid.cursor == where[0]
+    await pilot.press("enter")
+
+
+def pick(app: TableApp, legal: list[Action], rng: random.Random) -> Action:
+    """A random legal action among those a few keys away (every kind of control still gets
+    used; walking the whole hand each time would only make the test slow)."""
+    costs = [cost(app, a) for a in legal]
+    best = min(costs)
+    near = [a for a, c in zip(legal, costs) if c <= max(best, 3)]
+    return near[rng.randrange(len(near))]
+
+
+async def play_by_keys(game_id: str, lang: str, seed: int, tmp: Path, *, rounds: int = 1,
+                       shots: list[str] | None = None) -> tuple[TableApp, list[Action]]:
+    game = make_game(game_id, short_options(game_id))
+    n = game.num_players
+    session = Session(game, seed % n, ["random"] * (n - 1), seed, lang=lang, max_rounds=rounds)
+    app = TableApp(session, records=tmp, bot_delay=0)
+    app.first_shots = []  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    chosen: list[Action] = []
+    summaries = 0
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(2000):
+            await settle(pilot, app)
+            if app.ui in ("summary", "over"):
+                if app.ui == "summary":
+                    summaries += 1
+                await pilot.press("enter")
+                await pilot.pause()
+                if app.ui == "over" or app.return_value is not None:
+                    break
+                continue
+            legal = session.legal()
+            assert legal, "the table waits for the person, who has no choice"
+            action = pick(app, legal, rng)
+            before = len(session.record.actions)
+            await enter(pilot, app, action)
+            await pilot.pause()
+            mine = [a for s, a in session.record.actions[before:] if s == session.human]
+            assert mine[:1] == [str(action)], f"pressed for {action}, got {mine[:1]}"
+            if shots is not None or not chosen:
+                (shots if shots is not None else app.first_shots).append(shot(app))
+            chosen.append(action)
+        else:
+            raise AssertionError("the game did not end")
+    assert summaries == rounds - 1
+    return app, chosen
+
+
+def params() -> list[Any]:
+    out = []
+    for gid in game_ids():
+        langs = languages(game_class(gid))
+        out.extend(pytest.param(gid, lang, id=f"{gid}-{lang}") for lang in ("en", "ja") if lang in langs)
+    return out
+
+
+@pytest.mark.parametrize(("game_id", "lang"), params())
+def test_a_whole_game_is_played_by_keypresses_at_80x24(game_id: str, lang: str, tmp_path: Path) -> None:
+    app, chosen = asyncio.run(play_by_keys(game_id, lang, 7, tmp_path))
+    rec = app.return_value
+    assert isinstance(rec, Record) and rec.result is not None
+    assert chosen, "the person never decided"
+    saved = tmp_path / f"{game_id}-7.json"
+    assert saved.exists()
+    state = replay(Record.load(saved))
+    assert state.is_over()
+    assert app.session.labels.title in app.first_shots[0]  # type: ignore[attr-defined]
+
+
+def test_the_table_speaks_japanese_and_shows_no_english_game_words(tmp_path: Path) -> None:
+    shots: list[str] = []
+    asyncio.run(play_by_keys("trick-of-the-dead", "ja", 3, tmp_path, shots=shots))
+    text = "\n".join(shots)
+    for words in ("トリック・オブ・ザ・デッド", "あなた", "手札", "切り札"):
+        assert words in text, words
+    for english in ("your hand", "you play", "trump:", "Waiting for"):
+        assert english not in text, english
+
+
+def test_rounds_end_with_a_summary_and_the_game_goes_on(tmp_path: Path) -> None:
+    app, _ = asyncio.run(play_by_keys("kaedama", "en", 2, tmp_path, rounds=2))
+    obs = app.session.observation()
+    assert len(obs["round_scores"]) == 2 and app.session.state.is_over()
+
+
+def test_quitting_saves_an_unfinished_record_that_replays(tmp_path: Path) -> None:
+    async def run() -> TableApp:
+        game = make_game("trick-of-the-dead")
+        app = TableApp(Session(game, 0, ["random", "random"], 4), records=tmp_path, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(run())
+    rec = app.return_value
+    assert isinstance(rec, Record) and rec.result is None
+    assert replay(Record.load(tmp_path / "trick-of-the-dead-4.json")).is_over() is False
+
+
+def test_a_card_that_may_not_be_played_is_refused_and_nothing_changes(tmp_path: Path) -> None:
+    """Illegal cards are not reachable by the arrows; a click on one does nothing either."""
+    async def run() -> None:
+        game = make_game("kaedama")
+        session = Session(game, 0, ["random", "random"], 11, max_rounds=1)
+        app = TableApp(session, records=None, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(40):
+                await settle(pilot, app)
+                hand = app.query_one(HandView)
+                if app.ui == "input" and set(hand.cards) - hand.active:
+                    assert set(hand.order) == app.decision.playable
+                    before = len(session.record.actions)
+                    hand.post_message(HandView.Chosen(next(iter(set(hand.cards) - hand.active))))
+                    await pilot.pause()
+                    assert len(session.record.actions) == before and app.message
+                    return
+                if app.ui != "input":
+                    return
+                legal = session.legal()
+                await enter(pilot, app, legal[0])
+            pytest.skip("no hand with an unplayable card in this deal")
+
+    asyncio.run(run())
+
+
+def test_side_views_open_and_close_by_key(tmp_path: Path) -> None:
+    async def run() -> None:
+        game = make_game("trick-of-the-dead")
+        app = TableApp(Session(game, 0, ["random", "random"], 5, max_rounds=1), records=None, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            base = app.screen
+            for key, word in (("t", "Last trick"), ("s", "Score sheet"), ("l", "Game log"), ("question_mark", "Keys")):
+                await pilot.press(key)
+                await pilot.pause()
+                assert app.screen is not base and word in shot(app)
+                await pilot.press("escape")
+                await pilot.pause()
+                assert app.screen is base
+            await pilot.press("r")
+            await pilot.pause()
+            assert "Trick of the Dead" in shot(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is base
+            await pilot.press("g")
+            await pilot.pause()
+            assert app.session.lang != "en" and app.session.labels.title in shot(app)
+
+    asyncio.run(run())
+
+
+def test_a_wide_terminal_shows_the_side_panels_beside_the_table(tmp_path: Path) -> None:
+    async def run() -> None:
+        game = make_game("good-cop")
+        app = TableApp(Session(game, 0, ["random"] * 3, 5, max_rounds=1), records=None, bot_delay=0)
+        async with app.run_test(size=(130, 36)) as pilot:
+            await settle(pilot, app)
+            assert app.query_one("#side").display
+            text = shot(app)
+            assert "Score sheet" in text and "Last trick" in text and "Game log" in text
+
+    asyncio.run(run())
+
+
+def test_decisions_are_grouped_by_their_form() -> None:
+    from torite.cli.tui.decisions import group
+
+    legal = [Action.parse(t) for t in ("bid 1 C", "bid 1 NT", "bid 2 S", "pass", "double")]
+    d = group(legal, ["AS", "KH"])
+    b = d.bids["bid"]
+    assert b.levels == [1, 2] and b.denoms == ["C", "S", "NT"] and d.calls == [legal[3], legal[4]]
+    d = group([Action.parse("call QS"), Action.parse("call AS")], ["AS", "KH"])
+    assert set(d.named["call"]) == {Action.parse("call QS").card, Action.parse("call AS").card}
+    d = group([Action.parse("bury AS KH"), Action.parse("trump S")], ["AS", "KH", "2C"])
+    assert d.multis["bury"].count == 2 and d.others == [Action.parse("trump S")]
+    d = group([Action.parse("play AS"), Action.parse("lead AS"), Action.parse("play 2C")], ["AS", "2C"])
+    assert [card_str(c) for c in d.playable] == ["2C"] and len(d.others) == 2
