@@ -22,9 +22,9 @@ def deal(hands: Mapping[int, str] | None = None, kitty: str | None = None) -> di
     used = {c for h in out for c in h} | set(kit)
     assert len(used) == sum(len(h) for h in out) + len(kit), "a card is named twice"
     rest = [c for c in ALL if c not in used]
-    # the kitty takes the last of the rest, the hands the others round-robin
+    # the kitty takes the lowest of the rest, the hands the others round-robin
     while len(kit) < 3:
-        kit.append(rest.pop())
+        kit.append(rest.pop(0))
     s = 0
     for c in rest:
         while len(out[s % 5]) >= 10:

@@ -155,9 +155,8 @@ class MightyBot(Bot):
         gone = hand | mask_of_texts(obs["discards"] or [])
         wanted = [mighty, JOKER]
         if trump >= 0:
-            wanted += [trump * 13 + r for r in range(ACE, 7, -1)]
-        else:
-            wanted += [s * 13 + ACE for s in range(4)]
+            wanted += [trump * 13 + r for r in range(ACE, -1, -1)]
+        wanted += [s * 13 + r for r in (ACE, ACE - 1) for s in range(4) if s != trump]
         for c in wanted:
             if not gone >> c & 1:
                 return Action("friend", 1 << c)
