@@ -37,6 +37,8 @@ QUEEN_SPADES: Final = 3 * 13 + 10  # QS
 HEARTS_MASK: Final = SUIT_MASKS[2]
 POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
 TOTAL_POINTS: Final = 26
+#: penalty points of each card: a heart 1, Q♠ 13
+CARD_POINTS: Final = tuple(1 if 26 <= c < 39 else 13 if c == QUEEN_SPADES else 0 for c in range(52))
 #: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
 DIRECTIONS: Final = ("none", "left", "across", "right")
 #: the direction of round r of a game with a target: DIRECTIONS[ROTATION[r % 4]] (ruling H1)
@@ -51,12 +53,9 @@ def card_points(mask: int) -> int:
 
 
 def trick_winner_index(cards: list[int], led: int) -> int:
-    """The highest card of the led suit wins (no trumps)."""
-    best, rank = 0, -1
-    for i, c in enumerate(cards):
-        if c // 13 == led and c % 13 > rank:
-            best, rank = i, c % 13
-    return best
+    """The highest card of the led suit wins (no trumps; within a suit a higher card is a
+    higher int)."""
+    return cards.index(max(c for c in cards if c // 13 == led))
 
 
 @cache
@@ -205,10 +204,9 @@ class HeartsState(TrickState):
         return trick_winner_index(self.trick, self.led)
 
     def trick_points(self, win: int) -> int:
-        m = 0
+        pts = 0
         for c in self.trick:
-            m |= 1 << c
-        pts = card_points(m)
+            pts += CARD_POINTS[c]
         if pts:
             self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
         return pts
@@ -278,5 +276,5 @@ class HeartsState(TrickState):
 
 Hearts.STATE = HeartsState
 
-__all__ = ["DIRECTIONS", "OVER", "PASS", "QUEEN_SPADES", "ROTATION", "TOTAL_POINTS", "Hearts", "HeartsState",
-           "card_points", "trick_winner_index"]
+__all__ = ["CARD_POINTS", "DIRECTIONS", "OVER", "PASS", "QUEEN_SPADES", "ROTATION", "TOTAL_POINTS", "Hearts",
+           "HeartsState", "card_points", "trick_winner_index"]
