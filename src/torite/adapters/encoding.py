@@ -264,6 +264,7 @@ class ActionSpace:
                 self.offsets.append(total)
                 total += math.comb(d, n)
         self.index_of_block = {b: i for i, b in enumerate(self.blocks)}
+        self._ids: dict[Action, int | None] = {}
         #: ids from here on are overflow slots (see the module docstring)
         self.semantic = total
         self.overflow = max(OVERFLOW_MIN, 2 * overflow)
@@ -284,10 +285,18 @@ class ActionSpace:
         return cards
 
     def _semantic(self, action: Action) -> int | None:
+        try:
+            return self._ids[action]
+        except KeyError:
+            pass
         b = self.index_of_block.get((action.kind, action.cards.bit_count(), action.arg))
         if b is None or any(c not in self.pos for c in iter_bits(action.cards)):
-            return None
-        return self.offsets[b] + self._rank(action.cards)
+            i = None
+        else:
+            i = self.offsets[b] + self._rank(action.cards)
+        if len(self._ids) < 100_000:  # a memo: search loops ask for the same few actions
+            self._ids[action] = i
+        return i
 
     def _overflowing(self, legal: Sequence[Action]) -> list[Action]:
         return [a for a in legal if self._semantic(a) is None]

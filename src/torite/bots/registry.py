@@ -36,7 +36,15 @@ _FACTORIES: dict[str, BotFactory] = {
     "random": RandomBot,
     "easy": EasyBot,
     "normal": lambda game, seat, rng: game.rule_bot(seat, rng),
+    "openspiel-ismcts": lambda game, seat, rng: _openspiel_ismcts(game, seat, rng),
 }
+
+
+def _openspiel_ismcts(game: Game, seat: int, rng: random.Random) -> Bot:
+    """OpenSpiel's ISMCTS through the adapter; imported on use (OpenSpiel is a research extra)."""
+    from torite.bots.openspiel_ismcts import OpenSpielISMCTS
+
+    return OpenSpielISMCTS(game, seat, rng)
 
 BOT_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 

@@ -1,0 +1,319 @@
+"""Every torite game as an OpenSpiel Python game: ``pyspiel.load_game("python_torite_<id>")``.
+
+Importing this module registers each game of :func:`torite.engine.registry.game_ids` (ids with
+``-`` written ``_``: ``python_torite_trick_of_the_dead``); :func:`register` adds a game
+registered later.  Parameters are the game's options (defaults as in ``torite games``) plus
+``max_rounds`` (default 1: one deal, as OpenSpiel's card games play; more for several rounds).
+
+>>> import pyspiel, torite.adapters.openspiel
+>>> game = pyspiel.load_game("python_torite_kaedama", {"max_rounds": 1, "blind": True})
+
+The game.  Sequential and imperfect-information.  A simultaneous torite phase (Trick of the
+Dead's burial) is serialised in ``to_act()`` order, each seat deciding on its own observation,
+as torite's driver plays it.  Actions are the fixed action ids of
+:mod:`torite.adapters.encoding` (``state.action_to_string`` gives torite's text).
+
+Chance.  torite defines a deal by its seed: ``new_state(seed)`` shuffles, draws the dealer and
+every later chance event from it.  So the chance nodes here are the seed: ``SEED_NODES`` chance
+nodes of 256 equally likely outcomes each, one byte of a 32-bit seed.  That is exactly torite's
+own distribution over 32-bit seeds, for every game and every round of it, whatever the game
+draws.  Dealing card by card as chance outcomes would be exact over deals, but only for the
+first deal of games whose deal is a plain shuffle into known places (not later rounds, not
+games that draw during play), so it is not what this adapter does.
+
+Information.  The information-state string of a seat is its torite observation as canonical
+JSON: everything the seat may know, including the round's play history (every trick, who led,
+voids shown); the tensor is the observation vector of :mod:`torite.adapters.encoding`.  The
+observation string and tensor are the same (torite's observation is the information state of
+the round; earlier rounds show as scores).  ``resample_from_infostate(player, sampler)`` draws
+a full state from torite's determinizer, built from that observation alone: the hidden cards
+dealt again consistent with every card seen, void shown and card pinned.
+
+Returns are the game totals (``result().scores``) at the end, in the game's own points
+(general-sum).  ``min_utility`` / ``max_utility`` are the largest absolute round score met in
+exploration, times ``UTILITY_MARGIN`` and the rounds: a bound for scaling, not a proof.
+
+States clone cheaply in Python (``state.clone()`` clones the torite state); OpenSpiel's C++
+side clones a Python state by replaying its history, which works for states reached by play
+(not for resampled ones, which only Python algorithms such as ``ISMCTSBot`` use).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from torite.adapters.encoding import GameSpec, spec
+from torite.engine.base import State
+from torite.engine.registry import game_class, game_ids
+
+SEED_NODES = 4
+UTILITY_MARGIN = 4.0
+PREFIX = "python_torite_"
+
+
+def short_name(game_id: str) -> str:
+    return PREFIX + game_id.replace("-", "_")
+
+
+class ToriteGame(pyspiel.Game):  # type: ignore[misc]
+    """One torite game with fixed options, as a pyspiel game."""
+
+    GAME_ID = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        game_id = self.GAME_ID
+        params = dict(params or {})
+        rounds = int(params.pop("max_rounds", 1))
+        if rounds < 1:
+            raise ValueError("max_rounds must be at least 1")
+        sp = spec(game_id, params)
+        n = sp.game.num_players
+        bound = sp.score_scale * UTILITY_MARGIN * rounds
+        info = pyspiel.GameInfo(
+            num_distinct_actions=sp.actions.size,
+            max_chance_outcomes=256,
+            num_players=n,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=SEED_NODES + rounds * (4 * sp.round_steps + 64))
+        super().__init__(game_type(game_id), info, {**sp.game.options, "max_rounds": rounds})
+        # set after the pybind base is built: attributes set before it are lost
+        self.torite_id = game_id
+        self.max_rounds = rounds
+        self.spec: GameSpec = sp
+
+    def new_initial_state(self) -> ToriteState:
+        return ToriteState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ToriteObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return ToriteObserver(self)
+
+    def wrap(self, state: State, *, horizon: bool = False) -> ToriteState:
+        """A pyspiel state around a torite state (a sampled world, say), its chance resolved.
+        With ``horizon`` the pyspiel state ends when the current round does, and its returns
+        are the points gained from here: what a search deciding one round needs."""
+        s = ToriteState(self)
+        s.torite = state
+        s.horizon_round = state.rounds_played if horizon else None
+        s.base = list(state.result().scores) if horizon else None
+        return s
+
+
+class _Info:
+    """What a state needs of its game.  pyspiel may hand a state a fresh Python wrapper of the
+    game (without the attributes set in ``ToriteGame.__init__``, e.g. when its C++ side clones a
+    state), so it is found again from the game's name and parameters (cached)."""
+
+    def __init__(self, spec: GameSpec, max_rounds: int) -> None:
+        self.spec = spec
+        self.max_rounds = max_rounds
+
+    @staticmethod
+    def of(game: Any) -> _Info:
+        sp = getattr(game, "spec", None)
+        if sp is not None:
+            return _Info(sp, game.max_rounds)
+        params = dict(game.get_parameters())
+        rounds = int(params.pop("max_rounds", 1))
+        name = game.get_type().short_name
+        ids = {short_name(g): g for g in game_ids()}
+        return _Info(spec(ids[name], params), rounds)
+
+
+class ToriteState(pyspiel.State):  # type: ignore[misc]
+    """A torite state behind the pyspiel protocol: chance picks the seed, then torite plays."""
+
+    def __init__(self, game: ToriteGame) -> None:
+        super().__init__(game)
+        self.tgame = _Info.of(game)
+        self.seed_bytes: list[int] = []
+        self.torite: State | None = None
+        self.horizon_round: int | None = None
+        self.base: list[int] | None = None
+        self.moves: list[int] = []
+
+    # ------------------------------------------------------------------ protocol
+    def _over(self) -> bool:
+        t = self.torite
+        if t is None:
+            return False
+        if t.is_over():
+            return True
+        return self.horizon_round is not None and t.rounds_played > self.horizon_round
+
+    def current_player(self) -> int:
+        if self.torite is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.torite.to_act()[0]
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        assert self.torite is None
+        return [(i, 1.0 / 256) for i in range(256)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        t = self.torite
+        if t is None or self._over() or player != t.to_act()[0]:
+            return []
+        legal = t.legal_actions(player)
+        index = self.tgame.spec.actions.index
+        return sorted(index(a, legal) for a in legal)
+
+    def _apply_action(self, action: int) -> None:
+        self.moves.append(int(action))
+        if self.torite is None:
+            if not 0 <= action < 256:
+                raise ValueError(f"chance outcome {action} is not a byte")
+            self.seed_bytes.append(int(action))
+            if len(self.seed_bytes) == SEED_NODES:
+                seed = int.from_bytes(bytes(self.seed_bytes), "big")
+                self.torite = self.tgame.spec.game.new_state(seed, max_rounds=self.tgame.max_rounds)
+            return
+        seat = self.torite.to_act()[0]
+        legal = self.torite.legal_actions(seat)
+        try:
+            chosen = self.tgame.spec.actions.action(int(action), legal)
+        except KeyError as e:
+            raise ValueError(str(e.args[0])) from None
+        if chosen not in legal:
+            raise ValueError(f"action {action} ({chosen}) is not legal for seat {seat} now")
+        self.torite.apply(seat, chosen)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"seed byte {len(self.seed_bytes)}: {action}"
+        t = self.torite
+        legal = t.legal_actions(player) if t is not None and not t.is_over() else []
+        try:
+            return str(self.tgame.spec.actions.action(int(action), legal))
+        except KeyError:
+            return f"action {action}"
+
+    def returns(self) -> list[float]:
+        n = self.tgame.spec.game.num_players
+        if self.torite is None or not self._over():
+            return [0.0] * n
+        scores = self.torite.result().scores
+        base = self.base or [0] * n
+        return [float(s - b) for s, b in zip(scores, base, strict=True)]
+
+    def clone(self) -> ToriteState:
+        new = ToriteState(self.get_game())
+        new.seed_bytes = list(self.seed_bytes)
+        new.torite = self.torite.clone() if self.torite is not None else None
+        new.horizon_round = self.horizon_round
+        new.base = self.base
+        new.moves = list(self.moves)
+        return new
+
+    def history(self) -> list[int]:
+        """The actions applied to this Python object (a resampled state starts its own)."""
+        return list(self.moves)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any = None) -> ToriteState:
+        """A state drawn from torite's determinizer, from ``player_id``'s observation alone."""
+        t = self.torite
+        if t is None:
+            return self.clone()  # before the deal nothing is known: the chance state itself
+        sampler = probability_sampler if callable(probability_sampler) else random.random
+        seed = int(float(sampler()) * 2**53)
+        world = t.game.determinizer(t.observation(player_id)).sample(random.Random(seed))
+        new = ToriteState(self.get_game())
+        new.seed_bytes = list(self.seed_bytes)
+        new.torite = world
+        new.horizon_round = self.horizon_round
+        new.base = self.base
+        return new
+
+    def __str__(self) -> str:
+        if self.torite is None:
+            return f"dealing: seed bytes {self.seed_bytes}"
+        return json.dumps(self.torite.observation(None), sort_keys=True, ensure_ascii=False)
+
+
+class ToriteObserver:
+    """The observer pyspiel asks for strings and tensors (information state and observation
+    alike: the seat's torite observation)."""
+
+    def __init__(self, game: ToriteGame) -> None:
+        self.game = game
+        self.tensor = np.zeros(game.spec.obs.size, np.float32)
+        self.dict: dict[str, Any] = {
+            name: self.tensor[offset:offset + size] for name, offset, size, _ in game.spec.obs.segments}
+
+    def set_from(self, state: ToriteState, player: int) -> None:
+        if state.torite is None:
+            self.tensor.fill(0.0)
+            return
+        self.tensor[:] = self.game.spec.obs.encode(state.torite.observation(player))
+
+    def string_from(self, state: ToriteState, player: int) -> str:
+        if state.torite is None:
+            return f"seat {player}: dealing"
+        return json.dumps(state.torite.observation(player), sort_keys=True, separators=(",", ":"),
+                          ensure_ascii=False)
+
+
+def game_type(game_id: str) -> Any:
+    cls = game_class(game_id)
+    params: dict[str, Any] = {o.name: o.default for o in cls.OPTIONS}
+    params["max_rounds"] = 1
+    return pyspiel.GameType(
+        short_name=short_name(game_id),
+        long_name=f"torite {cls.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=10,
+        min_num_players=1,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params)
+
+
+_REGISTERED: set[str] = set()
+
+
+def register(game_id: str) -> str:
+    """Register ``game_id`` with pyspiel (once); returns its short name."""
+    name = short_name(game_id)
+    if game_id not in _REGISTERED:
+        # a class, not a closure: pyspiel keeps the factory until after the interpreter is
+        # finalised, and a closure holding pyspiel objects then crashes the exit
+        cls = type(f"Torite_{game_id.replace('-', '_')}", (ToriteGame,), {"GAME_ID": game_id})
+        pyspiel.register_game(game_type(game_id), cls)
+        _REGISTERED.add(game_id)
+    return name
+
+
+def load(game_id: str, **params: Any) -> ToriteGame:
+    """``pyspiel.load_game`` of a torite game by its torite id."""
+    register(game_id)
+    game: ToriteGame = pyspiel.load_game(short_name(game_id), params)
+    return game
+
+
+def register_all() -> list[str]:
+    return [register(g) for g in game_ids()]
+
+
+register_all()
+
+__all__ = ["ToriteGame", "ToriteObserver", "ToriteState", "load", "register", "register_all", "short_name"]

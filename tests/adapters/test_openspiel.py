@@ -1,0 +1,125 @@
+"""The OpenSpiel adapter: pyspiel's random simulation test on every registered game, chance as
+the seed, information states from the observation, resampling from torite's determinizer, and
+OpenSpiel's ISMCTSBot playing through it (also as the torite bot ``openspiel-ismcts``)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from torite.adapters import openspiel as adapter  # noqa: E402
+from torite.adapters.encoding import spec  # noqa: E402
+from torite.bots import make_bot  # noqa: E402
+from torite.bots.openspiel_ismcts import OpenSpielISMCTS  # noqa: E402
+from torite.cli.main import main  # noqa: E402
+from torite.engine import driver  # noqa: E402
+from torite.engine.registry import game_ids, make_game  # noqa: E402
+
+GAMES = game_ids()
+
+
+def _dealt(game: object, seed: int) -> object:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    for byte in seed.to_bytes(adapter.SEED_NODES, "big"):
+        state.apply_action(byte)
+    return state
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_pyspiel_random_simulation_test_passes(game_id: str) -> None:
+    game = adapter.load(game_id)
+    assert game.get_type().short_name == adapter.short_name(game_id)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_every_game_is_registered_under_its_name_with_its_options() -> None:
+    names = set(pyspiel.registered_names())
+    assert {adapter.short_name(g) for g in GAMES} <= names
+    game = pyspiel.load_game("python_torite_trick_of_the_dead", {"players": 2, "max_rounds": 2})
+    assert game.num_players() == 2 and game.get_parameters()["max_rounds"] == 2
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+
+
+def test_the_chance_nodes_are_the_bytes_of_torites_seed() -> None:
+    game = adapter.load("kaedama")
+    state = game.new_initial_state()
+    for _ in range(adapter.SEED_NODES):
+        assert state.is_chance_node()
+        outcomes = state.chance_outcomes()
+        assert len(outcomes) == 256 and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+        state.apply_action(7)
+    seed = int.from_bytes(bytes([7] * adapter.SEED_NODES), "big")
+    torite = make_game("kaedama").new_state(seed, max_rounds=1)
+    assert state.torite.observation(None) == torite.observation(None)
+    assert state.current_player() == torite.to_act()[0]
+
+
+@pytest.mark.parametrize("game_id", ["trick-of-the-dead", "kaedama", "hearts"])
+def test_information_states_come_from_the_seat_observation_and_resampling_keeps_them(game_id: str) -> None:
+    if game_id not in GAMES:
+        pytest.skip(f"{game_id} is not registered")
+    game = adapter.load(game_id)
+    sp = spec(game_id)
+    state = _dealt(game, 99)
+    rng = random.Random(1)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    key = state.information_state_string(player)
+    assert np.array_equal(np.asarray(state.information_state_tensor(player), np.float32),
+                          sp.obs.encode(state.torite.observation(player)))
+    hands = set()
+    for k in range(8):
+        world = state.resample_from_infostate(player, random.Random(k).random)
+        assert world.information_state_string(player) == key
+        assert world.legal_actions() == state.legal_actions()
+        other = (player + 1) % game.num_players()
+        hands.add(str(world.torite.card_places().get(f"hands[{other}]")))
+    assert len(hands) > 2, "the other seats' hidden cards are sampled anew"
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_openspiels_ismcts_bot_plays_the_game_through_the_adapter(game_id: str) -> None:
+    game = adapter.load(game_id)
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 10.0, 6, random_state=rs)
+    state = _dealt(game, 5)
+    decisions = 0
+    while not state.is_terminal() and decisions < 4:
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions > 0
+
+
+@pytest.fixture
+def quick_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(OpenSpielISMCTS, "SIMULATIONS", 8)
+
+
+def test_the_openspiel_ismcts_bot_is_a_torite_bot_deciding_from_the_observation(quick_bot: None) -> None:
+    game = make_game("trick-of-the-dead")
+    picks = []
+    for _ in range(2):
+        state = game.new_state(4, max_rounds=1)
+        bots = {s: make_bot("openspiel-ismcts" if s == 0 else "random", game, s, 10 + s) for s in range(3)}
+        log: list[str] = []
+        driver.run(state, bots, on_action=lambda seat, a, _t, log=log: log.append(f"{seat}:{a}"))
+        assert state.is_over()
+        picks.append(log)
+    assert picks[0] == picks[1], "the same seeds give the same game"
+
+
+def test_torite_arena_runs_openspiel_ismcts_on_trick_of_the_dead(quick_bot: None,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "trick-of-the-dead", "--bots", "random,openspiel-ismcts", "--deals", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "openspiel-ismcts" in out and "random" in out
