@@ -32,7 +32,7 @@ from torite.engine.base import Action, IllegalAction, OptionError
 from torite.engine.labels import SUIT_SYMBOLS
 from torite.record import Record
 
-from .decisions import Decision, group
+from .decisions import DENOM_ORDER, Decision, group
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from .session import Session
 from .widgets import Cell, ChoiceBar, GridView, HandView, card_text
@@ -53,7 +53,7 @@ class TableApp(App[Record | None]):
     #main { width: 1fr; }
     #ring { height: auto; padding: 0 1; }
     #status { height: auto; max-height: 6; padding: 0 1; color: $text-muted; }
-    #strip { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
+    #strip { height: auto; max-height: 4; margin-top: 1; padding: 0 1; color: $text-muted; }
     #side { display: none; width: 42; border-left: solid $primary; padding: 0 1; }
     Screen.wide #side { display: block; }
     #bottom { height: auto; dock: bottom; }
@@ -94,6 +94,7 @@ class TableApp(App[Record | None]):
         self.rounds_seen = len(session.observation().get("round_scores") or [])
         self._buttons: list[tuple[str, Callable[[], None]]] = []
         self.saved: Path | None = None
+        self._bid_shape: dict[str, tuple[set[int], list[str]]] = {}
         self._drawn = False
 
     # ------------------------------------------------------------ layout
@@ -324,7 +325,7 @@ class TableApp(App[Record | None]):
         self.query_one("#top", Static).update(self.header(obs))
         self.query_one("#ring", Static).update(self.ring(obs))
         self.query_one("#status", Static).update(self.status(obs))
-        self.query_one("#strip", Static).update(Text("\n".join(x.text for x in s.log[-2:])))
+        self.query_one("#strip", Static).update(Text("\n".join(x.text for x in s.log[-3:])))
         if self.screen.has_class("wide"):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
                                                               self.last_trick()))
@@ -419,8 +420,6 @@ class TableApp(App[Record | None]):
                 stats.append(self.w["cards"].format(n=sizes[seat]))
             if won[seat] is not None:
                 stats.append(self.w["tricks"].format(n=won[seat]))
-            if obs.get("dealer") == seat:
-                stats.append(self.w["dealer"])
             played = Text()
             entry = trick.get(seat)
             if entry is not None:
@@ -436,10 +435,19 @@ class TableApp(App[Record | None]):
                     if v is True and k not in ("seat", "card"):
                         played.append(" " + str(lab.data["tags"].get(k, k)), style="italic cyan")
             cells[place] = Group(name, Text(" · ".join(stats), style="dim"), played)
-        centre = Text(self.w["trick"], style="bold")
-        if shown_last and last is not None and isinstance(last.get("winner"), int):
+        centre = Text()
+        centre.append(self.w["trick"], style="bold")
+        if isinstance(obs.get("led"), str) and obs["led"] in SUIT_SYMBOLS:
+            centre.append(f"  {SUIT_SYMBOLS[obs['led']]}", style="bold red" if obs["led"] in "HD" else "bold")
+        current = [e for e in obs.get("trick") or [] if isinstance(e, Mapping)]
+        if current:
+            centre.append("\n")
+            for i, e in enumerate(current):
+                centre.append("  " if i else "")
+                centre.append_text(card_text(e.get("card"), hidden=lab.word("hidden")))
+        elif shown_last and last is not None and isinstance(last.get("winner"), int):
             centre.append("\n" + self.w["last_won"].format(who=s.seat_name(last["winner"])), style="dim")
-        elif not obs.get("trick"):
+        else:
             centre.append("\n" + self.w["no_trick"], style="dim")
         if (1, 1) not in cells:
             cells[(1, 1)] = centre
@@ -494,12 +502,20 @@ class TableApp(App[Record | None]):
         lab = self.session.labels
         if d.bids:
             b = next(iter(d.bids.values()))
+            # the box keeps every level and denomination this game has offered so far, so a
+            # late bid shows where it stands rather than a lone cell
+            levels, denoms = self._bid_shape.setdefault(b.kind, (set(), []))
+            levels.update(b.levels)
+            denoms.extend(x for x in b.denoms if x not in denoms)
+            if all(x in DENOM_ORDER for x in denoms):  # suit bids: every suit has its row
+                denoms.extend(x for x in "CDHS" if x not in denoms)
+            order = [x for x in DENOM_ORDER if x in denoms] + [x for x in denoms if x not in DENOM_ORDER]
             rows = []
-            for dn in b.denoms:
+            for dn in order:
                 head = Text(SUIT_SYMBOLS.get(dn, lab.data["denominations"].get(dn, dn)),
                             style="bold red" if dn in "HD" else "bold")
                 rows.append((head, [Cell(Text(f"{lv}{SUIT_SYMBOLS.get(dn, dn)}"), b.cells.get((lv, dn)))
-                                    for lv in b.levels]))
+                                    for lv in range(min(levels), max(levels) + 1)]))
             grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
             grid.set_class(True, "on")
         elif d.named:
