@@ -24,7 +24,7 @@ from typing import Any
 from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
-from torite.games.hearts.rules import QUEEN_SPADES
+from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
 
 SPADES = 3
 HEARTS = 2
@@ -72,7 +72,7 @@ class HeartsBot(Bot):
             return self._lead(hand, cards, queen_out)
         led = trick[0][1] // 13
         top = max(c for _, c in trick if c // 13 == led)
-        points = sum(1 for _, c in trick if c // 13 == HEARTS) + 13 * any(c == QUEEN_SPADES for _, c in trick)
+        points = sum(CARD_POINTS[c] for _, c in trick)
         last = len(trick) == obs["num_players"] - 1
         if cards[0] // 13 != led:  # cannot follow: discard the most dangerous card
             return max(cards, key=lambda c: danger(c, hand, queen_out))

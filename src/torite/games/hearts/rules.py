@@ -47,11 +47,6 @@ PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
 
 
-def card_points(mask: int) -> int:
-    """Penalty points of the cards in ``mask``: a heart 1, Q♠ 13."""
-    return (mask & HEARTS_MASK).bit_count() + 13 * (mask >> QUEEN_SPADES & 1)
-
-
 def trick_winner_index(cards: list[int], led: int) -> int:
     """The highest card of the led suit wins (no trumps; within a suit a higher card is a
     higher int)."""
@@ -277,4 +272,4 @@ class HeartsState(TrickState):
 Hearts.STATE = HeartsState
 
 __all__ = ["CARD_POINTS", "DIRECTIONS", "OVER", "PASS", "QUEEN_SPADES", "ROTATION", "TOTAL_POINTS", "Hearts",
-           "HeartsState", "card_points", "trick_winner_index"]
+           "HeartsState", "trick_winner_index"]
