@@ -42,7 +42,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game
 from torite.engine.registry import make_game
-from torite.parallel import ordered_map
+from torite.parallel import check_backend, ordered_map
 from torite.seeds import derive_seed
 from torite.stats import mean_ci
 
@@ -161,9 +161,11 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult]) -> d
 
 
 def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], deals: int, seed: int = 0,
-          jobs: int = 1, progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+          jobs: int = 1, progress: Callable[[int, int], None] | None = None, backend: str = "local",
+          address: str | None = None) -> dict[str, Any]:
     """Play ``deals`` duplicate deals between ``bots`` (distinct names, at most one per seat)
-    and summarize; see the module docstring for every number."""
+    and summarize; see the module docstring for every number.  ``backend="ray"`` plays the
+    deals on Ray, several per task (the cluster at ``address``, else a local one)."""
     game = make_game(game_id, options)
     names = list(bots)
     if len(set(names)) != len(names):
@@ -172,6 +174,7 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
         raise ValueError("deals must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
+    check_backend(backend, address)
     n = game.num_players
     plan = seatings(len(names), n)
     for name in names:  # fail fast on an unknown name, before any worker starts
@@ -179,7 +182,9 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
     job_list: list[_Job] = [(game_id, dict(game.options), names, seed, i) for i in range(deals)]
     results: list[DealResult] = []
     start = time.perf_counter()
-    for res in ordered_map(_run_deal, job_list, jobs, chunksize=1):  # a deal is long: show each
+    # a deal is long: show each one locally; on Ray batch them, a task costs more than a deal
+    chunk = 1 if backend == "local" else None
+    for res in ordered_map(_run_deal, job_list, jobs, chunksize=chunk, backend=backend, address=address):
         results.append(res)
         if progress is not None:
             progress(len(results), deals)
@@ -193,6 +198,8 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
         "jobs": jobs,
         "seconds": time.perf_counter() - start,
     }
+    if backend != "local":
+        out["backend"] = backend
     out.update(summarize(names, n, results))
     return out
 

@@ -1,19 +1,32 @@
-"""An ordered map over worker processes, shared by the simulator and the arena.
+"""An ordered map over worker processes or a Ray cluster, shared by the simulator and the arena.
 
 Results come back in the order of the inputs whatever the number of workers, so anything
 folded from them (sums of floats included) is the same for every ``jobs``.  ``fork`` is used
 where the platform has it (no re-import of the game modules per worker), ``spawn`` elsewhere;
 with ``spawn`` ``fn`` and the items must be picklable, i.e. ``fn`` a module-level function.
+
+The ``ray`` backend sends the items to a Ray cluster (a local one started on first use, or the
+cluster at ``address``) in batches, many items per task, so a task's overhead (milliseconds)
+is paid once per batch and not per game; results are still yielded in input order, so every
+number folded from them is the same as with the local backend.  Ray is optional: without it
+the backend raises :class:`BackendError` saying how to install it.
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+BACKENDS = ("local", "ray")
+
+
+class BackendError(ValueError):
+    """A backend that cannot run here (Ray not installed, a bad address)."""
 
 
 def auto_chunksize(items: int, jobs: int) -> int:
@@ -22,7 +35,8 @@ def auto_chunksize(items: int, jobs: int) -> int:
 
 
 def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int, *,
-                chunksize: int | None = None) -> Iterator[R]:
+                chunksize: int | None = None, backend: str = "local",
+                address: str | None = None) -> Iterator[R]:
     """``map(fn, items)`` over ``jobs`` worker processes, yielding in input order as results
     arrive.  ``jobs == 1`` runs in this process (no pool, easy to debug and profile).
     ``chunksize`` items are sent to a worker at a time; ``None`` picks :func:`auto_chunksize`,
@@ -31,6 +45,10 @@ def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int, *,
         raise ValueError("jobs must be at least 1")
     if chunksize is not None and chunksize < 1:
         raise ValueError("chunksize must be at least 1")
+    check_backend(backend, address)
+    if backend == "ray":
+        yield from ray_map(fn, items, address=address, batch=chunksize)
+        return
     if jobs == 1:
         yield from map(fn, items)
         return
@@ -39,3 +57,58 @@ def ordered_map(fn: Callable[[T], R], items: Sequence[T], jobs: int, *,
                                       else "spawn")
     with ctx.Pool(jobs) as pool:
         yield from pool.imap(fn, items, chunksize=chunk)
+
+
+def check_backend(backend: str, address: str | None = None) -> None:
+    """Refuse an unknown backend, or an address without Ray, before any work starts."""
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if address is not None and backend != "ray":
+        raise BackendError("an address names a Ray cluster: use it with the ray backend")
+    if backend == "ray":
+        _import_ray()
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("the ray backend needs Ray, which is not installed here: "
+                           "pip install 'torite[ray]'") from None
+    return ray
+
+
+def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    return [fn(x) for x in batch]
+
+
+def ray_batch_size(items: int, cpus: int) -> int:
+    """About four batches per CPU of the cluster, at most 256 items each."""
+    return max(1, min(256, math.ceil(items / (4 * max(1, cpus)))))
+
+
+def ray_map(fn: Callable[[T], R], items: Sequence[T], *, address: str | None = None,
+            batch: int | None = None) -> Iterator[R]:
+    """``map(fn, items)`` on Ray, ``batch`` items per task (``None``: :func:`ray_batch_size`),
+    yielding in input order.  Starts a local Ray (or joins ``address``) unless Ray is already
+    initialised in this process, e.g. by the caller with its own resources."""
+    ray = _import_ray()
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, ValueError, RuntimeError) as e:
+            raise BackendError(f"cannot reach the Ray cluster at {address}: {e}") from None
+    size = batch or ray_batch_size(len(items), int(ray.cluster_resources().get("CPU", 1)))
+    task = ray.remote(_run_batch)
+    refs = [task.remote(fn, list(items[i:i + size])) for i in range(0, len(items), size)]
+    for ref in refs:
+        yield from ray.get(ref)
+
+
+def add_backend_arguments(parser: Any) -> None:
+    """``--backend`` and ``--address`` on an argparse (sub)parser: the simulator's and the
+    arena's commands share them."""
+    parser.add_argument("--backend", default="local", choices=BACKENDS,
+                        help="local: this machine's processes (--jobs); ray: a Ray cluster, many games per task")
+    parser.add_argument("--address", default=None, metavar="ADDR",
+                        help="the Ray cluster to join (default: start a local one)")

@@ -18,7 +18,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, State
 from torite.engine.registry import make_game
-from torite.parallel import ordered_map
+from torite.parallel import check_backend, ordered_map
 from torite.record import Record, start_record
 from torite.seeds import derive_seed
 from torite.stats import mean_ci
@@ -81,9 +81,11 @@ def _run_unit(job: _Job) -> UnitResult:
 
 def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, rounds: int | None = None,
              games: int | None = None, seed: int = 0, jobs: int = 1, records: str | Path | None = None,
-             progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+             progress: Callable[[int, int], None] | None = None, backend: str = "local",
+             address: str | None = None) -> dict[str, Any]:
     """Play ``rounds`` single rounds (dealer rotating, single round ``i`` played as round ``i``
-    of a game: ``first_round=i``) or ``games`` whole games; summarize."""
+    of a game: ``first_round=i``) or ``games`` whole games; summarize.  ``backend="ray"`` plays
+    them on Ray (the cluster at ``address``, else a local one): the same numbers."""
     if (rounds is None) == (games is None):
         raise ValueError("give exactly one of rounds or games")
     count = rounds if rounds is not None else games
@@ -92,6 +94,7 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         raise ValueError("the number of rounds or games must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
+    check_backend(backend, address)
     game = make_game(game_id, options)
     n = game.num_players
     if len(bots) != n:
@@ -105,7 +108,7 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
     outdir = Path(records) if records is not None else None
     if outdir is not None:
         outdir.mkdir(parents=True, exist_ok=True)
-    for res in ordered_map(_run_unit, jobs_list, jobs):
+    for res in ordered_map(_run_unit, jobs_list, jobs, backend=backend, address=address):
         results.append(res)
         if outdir is not None and res.record is not None:
             Record.from_json(res.record).save(outdir / f"{game_id}-{seed}-{mode}-{res.index:06d}.json")
@@ -131,6 +134,8 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         "actions_per_second": total_actions / elapsed if elapsed > 0 else 0.0,
         "jobs": jobs,
     }
+    if backend != "local":
+        out["backend"] = backend
     if mode == "games":
         out["games"] = len(results)
         out["wins"] = [sum(1 for res in results if s in res.winners) for s in range(n)]

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from torite.cli.common import CliError, Progress, parse_options
+from torite.parallel import add_backend_arguments
 
 
 def add_arena_command(sub: Any) -> None:
@@ -27,6 +28,7 @@ def add_arena_command(sub: Any) -> None:
     a.add_argument("--deals", type=int, default=100, help="number of deals (default 100)")
     a.add_argument("--seed", type=int, default=0)
     a.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_backend_arguments(a)
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.add_argument("--plot", default=None, metavar="FILE.png", help="save a bar chart with error bars")
     a.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
@@ -54,7 +56,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.plot is not None and not args.plot.lower().endswith(".png"):
         raise CliError("--plot writes a PNG file: give a name ending in .png")
     out = arena(args.game, game.options, names, args.deals, seed=args.seed, jobs=args.jobs,
-                progress=Progress(f"{args.game} arena"))
+                progress=Progress(f"{args.game} arena"), backend=args.backend, address=args.address)
     if args.plot is not None:
         plot(out, args.plot)
     if args.json:

@@ -14,6 +14,7 @@ from torite.bots import BotError, parse_bots
 from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
+from torite.parallel import add_backend_arguments
 from torite.record import Record, RecordError, replay
 
 
@@ -71,7 +72,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("--jobs needs a positive number")
     unit = "rounds" if args.rounds is not None else "games"
     out = simulate(args.game, game.options, bots, rounds=args.rounds, games=args.games, seed=args.seed,
-                   jobs=args.jobs, records=args.records, progress=Progress(f"{args.game} {unit}"))
+                   jobs=args.jobs, records=args.records, progress=Progress(f"{args.game} {unit}"),
+                   backend=args.backend, address=args.address)
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -148,6 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--bots", default="random", help="one name for every seat, or one per seat")
     s.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_backend_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--records", default=None, metavar="DIR", help="write every game's record here")
     s.set_defaults(func=cmd_simulate)

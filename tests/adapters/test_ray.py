@@ -1,0 +1,89 @@
+"""The Ray backend: the same numbers as the local one for the same seed, many games per task.
+
+One local Ray with 2 CPUs is started for the whole module (its start-up takes seconds)."""
+
+from __future__ import annotations
+
+import operator
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from torite.arena import arena
+from torite.cli.main import main
+from torite.parallel import BackendError, check_backend, ordered_map, ray_batch_size
+from torite.sim import simulate
+
+ray = pytest.importorskip("ray")
+
+_TIMING = {"rounds_per_second", "actions_per_second", "seconds", "backend", "jobs"}
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    started = not ray.is_initialized()
+    if started:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    if started:
+        ray.shutdown()
+
+
+def _same(out: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in out.items() if k not in _TIMING}
+
+
+def test_ray_map_keeps_the_input_order_across_batches(local_ray: None) -> None:
+    # a function the workers can import (not one of this test module)
+    assert list(ordered_map(operator.neg, list(range(50)), 1, chunksize=7, backend="ray")) == [-x for x in range(50)]
+
+
+def test_simulate_on_ray_gives_the_local_numbers(local_ray: None) -> None:
+    kw: dict[str, Any] = {"rounds": 120, "seed": 5}
+    local = simulate("trick-of-the-dead", {}, ["random", "normal", "random"], **kw)
+    remote = simulate("trick-of-the-dead", {}, ["random", "normal", "random"], backend="ray", **kw)
+    assert remote["backend"] == "ray" and _same(remote) == _same(local)
+    games_local = simulate("kaedama", {"rounds": 2}, ["random"] * 3, games=6, seed=2)
+    games_ray = simulate("kaedama", {"rounds": 2}, ["random"] * 3, games=6, seed=2, backend="ray")
+    assert _same(games_ray) == _same(games_local)
+
+
+def test_arena_on_ray_gives_the_local_numbers(local_ray: None) -> None:
+    local = arena("kaedama", {}, ["normal", "random"], 6, seed=3)
+    remote = arena("kaedama", {}, ["normal", "random"], 6, seed=3, backend="ray")
+    strip = ("seconds_per_decision", "seconds_per_decision_p50", "seconds_per_decision_p99")
+    for out in (local, remote):
+        for row in out["bots"]:
+            for k in strip:
+                row.pop(k)
+    assert _same(remote) == _same(local)
+
+
+def test_the_cli_runs_simulate_and_arena_on_ray(local_ray: None, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "kaedama", "--rounds", "20", "--backend", "ray", "--json"]) == 0
+    assert '"backend": "ray"' in capsys.readouterr().out
+    assert main(["arena", "kaedama", "--bots", "normal,random", "--deals", "2", "--backend", "ray"]) == 0
+    assert "normal" in capsys.readouterr().out
+
+
+def test_batches_hold_many_games() -> None:
+    assert ray_batch_size(10_000, 2) == 256 and ray_batch_size(100, 2) == 13 and ray_batch_size(1, 8) == 1
+
+
+def test_without_ray_the_backend_is_refused_clearly(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
+    with pytest.raises(BackendError, match="pip install"):
+        check_backend("ray")
+    assert main(["simulate", "kaedama", "--rounds", "5", "--backend", "ray"]) == 2
+    assert "needs Ray" in capsys.readouterr().err
+    assert main(["arena", "kaedama", "--bots", "normal,random", "--backend", "ray"]) == 2
+
+
+def test_an_address_without_the_ray_backend_or_an_unknown_backend_is_refused() -> None:
+    with pytest.raises(BackendError, match="ray backend"):
+        simulate("kaedama", {}, ["random"] * 3, rounds=2, address="10.0.0.1:6379")
+    with pytest.raises(BackendError, match="unknown backend"):
+        arena("kaedama", {}, ["random"], 1, backend="dask")
