@@ -14,7 +14,10 @@ _GAMES: dict[str, str] = {
     "kaedama": "torite.games.kaedama.rules:Kaedama",
     "good-cop": "torite.games.good_cop.rules:GoodCop",
     "seconds": "torite.games.seconds.rules:Seconds",
+    "umbridge": "torite.games.umbridge.rules:Umbridge",
+    "glapgos": "torite.games.glapgos.rules:Glapgos",
     "hearts": "torite.games.hearts.rules:Hearts",
+    "mighty": "torite.games.mighty.rules:Mighty",
 }
 
 

@@ -1,0 +1,597 @@
+"""Umbridge (David Parlett): two-player bridge with a shared dummy, exactly as ``rules.en.md``
+(and ``shared/rules/umbridge.md``) says, with its rulings U1–U13.
+
+A game on the kit (``torite.engine.kit``) with two seats; the spare hands are piles: ``dummy``
+(hidden until the auction ends, then public), ``bridge`` (face down, drawn from its top) and
+``discards`` (face down; each seat knows its own, a private field pinned there).  A trick has
+three cards: the two players' and the dummy's, which the seat named by ``dummy_control`` plays
+as its own (phase ``dummy``: a ``play`` of a dummy card).  Every decision is one action:
+``umbrage`` / ``keep``; ``bid 2 H``, ``bid 3 NT``, ``pass``, ``double``, ``redouble``;
+``discard 7C`` … ``done`` in a draw round; ``play QS``.
+
+Explicit deals: ``hands`` (two lists of 13 cards, seat 0 first), ``dummy`` (13), ``bridge``
+(13, top first) and optionally ``respread`` (``{"dummy": [13], "bridge": [13]}``: the spares
+dealt again when someone takes umbrage; see the rules page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from torite.cards import SUIT_MASKS, card_str, iter_bits
+from torite.engine.base import ALL_SEATS, Action, Event, OptionError, OptionSpec
+from torite.engine.kit import PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
+from torite.engine.trick import play_actions
+from torite.games.umbridge.scoring import (
+    DENOMS,
+    GAME,
+    chicago_bonus,
+    chicago_vulnerable,
+    contract_score,
+    honours_points,
+    rubber_bonus,
+    unfinished_bonus,
+)
+
+HAND: Final = 13
+#: every bid, lowest first: a bid's index here is its rank
+BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in range(1, 8) for denom in DENOMS)
+PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
+UMBRAGE, KEEP = Action("umbrage"), Action("keep")
+DISCARDS: Final = tuple(Action("discard", 1 << c) for c in range(52))
+DONE: Final = Action("done")
+
+#: phases: the simultaneous umbrage, the auction, a player's exchange in a draw round, the
+#: kit's ``play`` (a card of one's own hand) and ``dummy`` (the dummy's card of a trick)
+UMBRAGE_PHASE, AUCTION, EXCHANGE, DUMMY = "umbrage", "auction", "exchange", "dummy"
+NON_LEADER, LEADER, DECLARER = "non_leader", "leader", "declarer"
+RUBBER, CHICAGO = "rubber", "chicago"
+#: a trick's order from its leader: the dummy (West) sits right after the dealer (South)
+DUMMY_STEP: Final = -1
+
+
+def bid_rank(bid: str) -> int:
+    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
+    level, denom = bid.split()
+    return (int(level) - 1) * len(DENOMS) + DENOMS.index(denom)
+
+
+def parse_contract(bid: str) -> tuple[int, str]:
+    level, denom = bid.split()
+    return int(level), denom
+
+
+def trump_of(bid: str) -> int:
+    """The trump suit of a contract (-1 at no trump)."""
+    denom = bid.split()[1]
+    return DENOMS.index(denom) if denom != "NT" else -1
+
+
+def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
+    """Index of the winning card: the highest trump, else the highest card of the led suit."""
+    best, best_value = 0, -1
+    for i, c in enumerate(cards):
+        suit = c // 13
+        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+def trick_order(leader: int, dealer: int) -> tuple[int, int, int]:
+    """Who plays a trick, in order (§6.3: clockwise S, W = dummy, N; E is empty): the dummy
+    plays right after the dealer."""
+    other = 1 - leader
+    if leader == dealer:
+        return leader, DUMMY_STEP, other
+    return leader, dealer, DUMMY_STEP
+
+
+def dummy_controller(mode: str, leader: int, declarer: int) -> int:
+    """The seat that plays the dummy's card in a trick led by ``leader`` (§6.4, U1)."""
+    if mode == LEADER:
+        return leader
+    if mode == DECLARER:
+        return declarer
+    return 1 - leader
+
+
+def follow(cards: int, led: int) -> int:
+    """The cards of ``cards`` that may follow a lead of ``led`` (-1: leading)."""
+    if led >= 0:
+        same = cards & SUIT_MASKS[led]
+        if same:
+            return same
+    return cards
+
+
+def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The spares dealt again from an explicit deal's ``respread`` (ruling U14): the cards it names
+    where it names them; a named card that is not among the gathered spares (the exchange went
+    otherwise than the deal foresaw) gives its place to a gathered card the respread does not
+    name, the lowest ones first in both.  Lists are top first."""
+    have = set(gathered)
+    named = set(dummy) | set(bridge)
+    swap = dict(zip(sorted(named - have), sorted(have - named)))
+    return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
+
+
+class Umbridge(TrickGame):
+    id = "umbridge"
+    title = "Umbridge"
+    OPTIONS = (
+        OptionSpec("dummy_control", NON_LEADER,
+                   "who plays the dummy's card in a trick: the player who did not lead it, the leader, "
+                   "or the declarer", choices=(NON_LEADER, LEADER, DECLARER)),
+        OptionSpec("scoring", RUBBER, "rubber bridge (first to two games) or Chicago (four deals)",
+                   choices=(RUBBER, CHICAGO)),
+        OptionSpec("honours", False, "score honours held in a player's hand (rubber scoring only)"),
+        OptionSpec("deals", 12, "a rubber still unfinished after this many deals stops and is scored "
+                   "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
+    )
+    PLAYERS = 2
+    STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws")
+    BOT = "torite.games.umbridge.bot:UmbridgeBot"
+    SIMULTANEOUS = frozenset({UMBRAGE_PHASE})
+    DEAL_EXTRAS = ("respread",)
+    PILES = (
+        Pile("dummy", seen="dummy_seen", deal=HAND),
+        Pile("bridge", seen="nobody", deal=REST),   # top = the end drawn from
+        Pile("discards", seen="nobody"),            # face down, out of play (U10)
+    )
+    FIELDS = (
+        Field("my_umbrage", "bool", private=True),  # this seat's secret choice, before both decided
+        Field("umbrage", "list"),                   # per seat: took umbrage (once both decided)
+        Field("given_up", "cards", private=True),   # the hand this seat gave up by taking umbrage
+        Field("auction", "list"),                   # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", "str"),                   # "2 H", or None before the first bid
+        Field("declarer"),                          # the last bidder, or None
+        Field("doubled"),                           # 0, 1 doubled, 2 redoubled
+        Field("trump", "suit"),
+        Field("must_bid", "bool"),                  # the last bidder must repeat or raise (§5.4)
+        Field("exchange_limit"),                    # how many the seat exchanging may discard
+        Field("exchange_count"),                    # how many it has discarded so far
+        Field("first_draw"),                        # the last bidder's draw in this round (-1: not yet)
+        Field("exchanges", "list"),                 # [[seat, cards drawn], ...] this deal
+        Field("drawn", "list"),                     # per seat, cards drawn from the bridge this deal
+        Field("discarded", "cards", private=True),  # this seat's own discards
+        Field("dummy_exposed", "bool"),             # the dummy is face up (U2)
+        Field("dummy_by"),                          # who plays the dummy in the current trick
+        Field("above", "list"),                     # per seat, above the line this rubber
+        Field("below", "list"),                     # per game [seat 0, seat 1] below the line
+        Field("games", "list"),                     # games won this rubber
+        Field("vulnerable", "list"),                # per seat, this deal
+    )
+    TRICK_SLOTS = (TrickSlot("from_dummy", "dummy"),)
+
+    @property
+    def hand_size(self) -> int:
+        return HAND
+
+    def _check_options(self) -> None:
+        super()._check_options()
+        if self.options["scoring"] == CHICAGO and self.options["honours"]:
+            raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
+
+
+class UmbridgeState(TrickState):
+    game: Umbridge
+    LIST_FIELDS = ("honours_held",)
+    dummy: list[int]
+    bridge: list[int]
+    discards: list[int]
+    from_dummy: list[bool]
+    my_umbrage: list[bool]
+    umbrage: list[bool]
+    given_up: list[int]
+    auction: list[list[Any]]
+    contract: str | None
+    declarer: int | None
+    doubled: int
+    trump: int
+    must_bid: bool
+    exchange_limit: int
+    exchange_count: int
+    first_draw: int
+    exchanges: list[list[int]]
+    drawn: list[int]
+    discarded: list[int]
+    dummy_exposed: bool
+    dummy_by: int | None
+    above: list[int]
+    below: list[list[int]]
+    games: list[int]
+    vulnerable: list[bool]
+    honours_held: list[int]
+    respread: Mapping[str, Any] | None
+
+    def setup_options(self) -> None:
+        opts = self.game.options
+        self.control: str = opts["dummy_control"]
+        self.chicago: bool = opts["scoring"] == CHICAGO
+        self.honours: bool = bool(opts["honours"]) and not self.chicago
+        self.deal_limit: int = opts["deals"]
+
+    def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
+                 deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
+        self.above, self.below, self.games = [0, 0], [[0, 0]], [0, 0]  # the rubber's score sheet
+        super().__init__(game, seed, dealer, max_rounds, deals, first_round)
+
+    # --------------------------------------------------------------- the deal
+    def check_deal_extras(self, where: str, deal: Mapping[str, Any], hands: list[list[int]],
+                          piles: dict[str, list[int]]) -> None:
+        spread = deal.get("respread")
+        if spread is None:
+            return
+        if not isinstance(spread, Mapping) or set(spread) != {"dummy", "bridge"}:
+            raise ValueError(f"{where}: respread needs exactly 'dummy' and 'bridge' (13 cards each)")
+        try:
+            cards = [card_list(spread["dummy"]), card_list(spread["bridge"])]
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"{where}: respread: {e}") from None
+        if any(len(x) != HAND for x in cards):
+            raise ValueError(f"{where}: respread needs 13 cards in the dummy and 13 in the bridge")
+        together = cards[0] + cards[1]
+        if len(set(together)) != len(together):
+            raise ValueError(f"{where}: respread names a card twice")
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        self.respread = deal.get("respread") if deal is not None else None
+        self.phase = UMBRAGE_PHASE
+        self.pending = 0b11
+        self.my_umbrage = [False, False]
+        self.umbrage = []
+        self.given_up = [0, 0]
+        self.auction = []
+        self.contract = None
+        self.declarer = None
+        self.doubled = 0
+        self.trump = -1
+        self.must_bid = False
+        self.exchange_limit = self.exchange_count = 0
+        self.first_draw = -1
+        self.exchanges = []
+        self.drawn = [0, 0]
+        self.discarded = [0, 0]
+        self.dummy_by = None
+        self.honours_held = [0, 0]
+        self.dummy_exposed = False
+        self.vulnerable = self.vulnerability()
+
+    def vulnerability(self) -> list[bool]:
+        """Per seat, vulnerable on this deal (§8: a game won this rubber; Chicago: the deal's
+        place among the four, counted from this game's first deal)."""
+        if self.chicago:
+            return chicago_vulnerable(len(self.round_scores), self.dealer)
+        return [g >= 1 for g in self.games]
+
+    def dummy_seen(self) -> int:
+        """The dummy is face up once the auction ends (U2)."""
+        return ALL_SEATS if self.dummy_exposed else 0
+
+    # --------------------------------------------------------------- taking umbrage (§3, U3)
+    def legal_umbrage(self, seat: int) -> list[Action]:
+        return [UMBRAGE, KEEP]
+
+    def apply_umbrage(self, seat: int, action: Action) -> None:
+        took = action.kind == "umbrage"
+        self.my_umbrage = [*self.my_umbrage]
+        self.my_umbrage[seat] = took
+        self.events.append(Event(action.kind, seat, {}, 1 << seat))
+        self.pending &= ~(1 << seat)
+        if self.pending:
+            return
+        self.resolve_umbrage()
+
+    def resolve_umbrage(self) -> None:
+        """Both have decided: the dealer swaps with the spare on its right (the bridge-to-be),
+        the other with the dummy-to-be; if anyone swapped, the spares are gathered, shuffled
+        and dealt again (§3)."""
+        took = list(self.my_umbrage)
+        self.umbrage = took
+        dealer = self.dealer
+        spares = {dealer: self.bridge, 1 - dealer: self.dummy}  # the spare on each player's right
+        for seat in (dealer, 1 - dealer):
+            if took[seat]:
+                old = self.hands[seat]
+                new = 0
+                for c in spares[seat]:
+                    new |= 1 << c
+                self.hands[seat] = new
+                spares[seat] = list(iter_bits(old))
+                self.given_up[seat] = old
+        for seat in (dealer, 1 - dealer):
+            if took[seat]:
+                self.events.append(Event("took_umbrage", seat, {}))
+        if not any(took):
+            self.events.append(Event("no_umbrage", -1, {}))
+        else:
+            self.events.append(Event("respread", -1, {}))
+            gathered = spares[1 - dealer] + spares[dealer]
+            if self.respread is not None:
+                dummy, bridge = respread_cards(gathered, card_list(self.respread["dummy"]),
+                                               card_list(self.respread["bridge"]))
+                self.dummy, self.bridge = dummy[::-1], bridge[::-1]
+            else:
+                self.rng.shuffle(gathered)
+                self.dummy, self.bridge = gathered[:HAND], gathered[HAND:]
+            for seat in range(2):
+                if took[seat]:
+                    self.events.append(Event("new_hand", seat, {"cards": [card_str(c) for c in iter_bits(
+                        self.hands[seat])]}, 1 << seat))
+        self.my_umbrage = [False, False]
+        self.phase = AUCTION
+        self.turn = dealer  # the dealer calls first (§5.1)
+
+    # --------------------------------------------------------------- the auction (§5)
+    def legal_auction(self, seat: int) -> list[Action]:
+        if self.auction and self.auction[-1][1] == "redouble":
+            return [PASS]  # a redouble must be followed by a pass (§5.2, U12)
+        if self.contract is None:
+            return [*BIDS, PASS]
+        low = bid_rank(self.contract)
+        if self.must_bid:
+            return list(BIDS[low:])  # repeat or raise (§5.4)
+        out = [*BIDS[low + 1:], PASS]
+        if seat != self.declarer and self.doubled == 0:
+            out.append(DOUBLE)
+        if seat == self.declarer and self.doubled == 1:
+            out.append(REDOUBLE)
+        return out
+
+    def apply_auction(self, seat: int, action: Action) -> None:
+        self.auction.append([seat, str(action)])
+        kind = action.kind
+        if kind == "bid":
+            repeat = self.must_bid and action.arg == self.contract
+            if not repeat:  # a new contract clears any double (U7)
+                self.contract, self.declarer, self.doubled = action.arg, seat, 0
+                self.trump = trump_of(action.arg)
+            self.must_bid = False
+            self.events.append(Event("bid", seat, {"bid": action.arg, "repeat": repeat}))
+            self.turn = 1 - seat
+            return
+        if kind in ("double", "redouble"):
+            self.doubled += 1
+            self.events.append(Event(kind, seat, {"bid": self.contract}))
+            self.turn = 1 - seat
+            return
+        self.events.append(Event("pass", seat, {}))
+        if self.contract is None:
+            if len(self.auction) >= 2:  # both passed: thrown in (U8)
+                self.events.append(Event("thrown_in", -1, {}))
+                self.end_round()
+                return
+            self.turn = 1 - seat
+            return
+        if len(self.bridge) < 2:
+            self.declare()  # U6: a pass with fewer than two cards in the bridge ends the auction
+            return
+        assert self.declarer is not None
+        self.start_exchange(self.declarer, len(self.bridge) // 2)
+
+    # --------------------------------------------------------------- draw rounds (§5.3)
+    def start_exchange(self, seat: int, limit: int) -> None:
+        self.phase = EXCHANGE
+        self.turn = seat
+        self.exchange_limit = limit
+        self.exchange_count = 0
+        if seat == self.declarer:
+            self.first_draw = -1
+
+    def legal_exchange(self, seat: int) -> list[Action]:
+        if self.exchange_count >= self.exchange_limit:
+            return [DONE]  # U13
+        return [*(DISCARDS[c] for c in iter_bits(self.hands[seat])), DONE]
+
+    def apply_exchange(self, seat: int, action: Action) -> None:
+        if action.kind == "discard":
+            card = action.card
+            self.hands[seat] &= ~(1 << card)
+            self.discards.append(card)
+            self.discarded = [*self.discarded]
+            self.discarded[seat] |= 1 << card
+            self.exchange_count += 1
+            self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+            return
+        count = self.exchange_count
+        got = 0
+        for _ in range(count):
+            c = self.bridge.pop()
+            got |= 1 << c
+        self.hands[seat] |= got
+        self.drawn = [*self.drawn]
+        self.drawn[seat] += count
+        self.exchanges.append([seat, count])
+        if count:
+            self.events.append(Event("draw", seat, {"cards": [card_str(c) for c in iter_bits(got)]}, 1 << seat))
+        self.events.append(Event("exchange", seat, {"count": count, "bridge": len(self.bridge)}))
+        self.exchange_count = 0
+        if seat == self.declarer:
+            self.first_draw = count
+            limit = min(count, len(self.bridge)) if count else len(self.bridge) // 2  # §5.3, U5
+            self.start_exchange(1 - seat, limit)
+            return
+        if self.first_draw == 0 and count == 0:
+            self.declare()  # U6: nobody drew
+            return
+        assert self.declarer is not None
+        self.phase = AUCTION
+        self.turn = self.declarer
+        self.must_bid = True
+        self.exchange_limit = 0
+        self.first_draw = -1
+
+    # --------------------------------------------------------------- the play (§6)
+    def declare(self) -> None:
+        """The auction is over: the dummy is turned face up (U2) and the defender leads (§6.2)."""
+        assert self.contract is not None and self.declarer is not None
+        declarer = self.declarer
+        self.dummy_exposed = True
+        self.must_bid = False
+        self.exchange_limit = 0
+        self.first_draw = -1
+        self.events.append(Event("contract", declarer, {"bid": self.contract, "doubled": self.doubled}))
+        self.events.append(Event("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]}))
+        if self.honours:
+            self.honours_held = [honours_points(h, self.trump) for h in self.hands]
+        self.phase = PLAY
+        self.leader = self.turn = 1 - declarer
+        self.dummy_by = dummy_controller(self.control, self.leader, declarer)
+
+    def clear_trick_hook(self) -> None:
+        self.from_dummy = [False, False, False]  # three cards a trick, two seats
+
+    def dummy_mask(self) -> int:
+        m = 0
+        for c in self.dummy:
+            m |= 1 << c
+        return m
+
+    def after_play(self, seat: int, card: int) -> bool:
+        self.next_step()
+        return True
+
+    def next_step(self) -> None:
+        """After a card: the next player, the dummy (played by its controller), or the trick is
+        complete."""
+        k = len(self.trick)
+        if k == 3:
+            self.finish_trick()
+            return
+        step = trick_order(self.leader, self.dealer)[k]
+        if step == DUMMY_STEP:
+            assert self.dummy_by is not None
+            self.phase = DUMMY
+            self.turn = self.dummy_by
+        else:
+            self.phase = PLAY
+            self.turn = step
+
+    def legal_dummy(self, seat: int) -> list[Action]:
+        return play_actions(follow(self.dummy_mask(), self.led))
+
+    def apply_dummy(self, seat: int, action: Action) -> None:
+        card = action.card
+        self.dummy.remove(card)
+        self.trick.append(card)
+        self.trick_seats.append(seat)  # the dummy's card wins for its controller (§6.6)
+        self.from_dummy[len(self.trick) - 1] = True
+        self.events.append(Event("play", seat, {"card": card_str(card), "dummy": True}))
+        self.next_step()
+
+    def trick_winner(self) -> int:
+        return winning_index(self.trick, self.led, self.trump)
+
+    def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
+        assert self.declarer is not None
+        self.dummy_by = dummy_controller(self.control, winner, self.declarer)
+
+    # --------------------------------------------------------------- scoring (§8)
+    def score_round(self) -> dict[str, Any]:
+        counters = self.counters
+        if self.contract is None:
+            counters["passed_out"] += 1
+            return {"contract": None, **self.unfinished()}
+        assert self.declarer is not None
+        declarer, defender = self.declarer, 1 - self.declarer
+        level, denom = parse_contract(self.contract)
+        vul = self.vulnerable
+        tricks = self.tricks_won[declarer]
+        cs = contract_score(level, denom, self.doubled, vul[declarer], tricks)
+        points = [0, 0]
+        points[declarer] += cs.below + cs.declarer_above
+        points[defender] += cs.defender_above
+        above = [0, 0]
+        above[declarer] += cs.declarer_above
+        above[defender] += cs.defender_above
+        honours = list(self.honours_held) if self.honours else [0, 0]
+        bonus = [0, 0]
+        game_won = None
+        if self.chicago:
+            bonus[declarer] = chicago_bonus(cs, vul[declarer])
+        else:
+            below = [*self.below[-1]]
+            below[declarer] += cs.below
+            games = list(self.games)
+            if below[declarer] >= GAME:
+                games[declarer] += 1
+                game_won = declarer
+            self.below = [*self.below[:-1], below]
+            if game_won is not None and max(games) < 2:
+                self.below = [*self.below, [0, 0]]  # a new game starts afresh (§8.2)
+            self.games = games
+            if max(games) >= 2:
+                bonus = rubber_bonus(games)
+        for s in range(2):
+            above[s] += honours[s] + bonus[s]
+            points[s] += honours[s] + bonus[s]
+        self.above = [a + b for a, b in zip(self.above, above)]
+        for s in range(2):
+            self.round_points[s] += points[s]
+        counters["contract_level"] += level
+        counters["no_trump"] += denom == "NT"
+        counters["doubled"] += self.doubled > 0
+        counters["made"] += cs.made
+        counters["umbrage"] += sum(self.umbrage)
+        counters["bridge_draws"] += sum(self.drawn)
+        return {"contract": self.contract, "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+                "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
+                "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
+                "vulnerable": list(vul), "game_won": game_won,
+                "bonus": bonus, **self.unfinished()}
+
+    def unfinished(self) -> dict[str, Any]:
+        """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""
+        if self.chicago or not self.deal_limit or max(self.games) >= 2:
+            return {}
+        if len(self.round_scores) + 1 < self.deal_limit:
+            return {}
+        extra = unfinished_bonus(self.games, self.below[-1])
+        self.above = [a + b for a, b in zip(self.above, extra)]
+        for s in range(2):
+            self.round_points[s] += extra[s]
+        return {"unfinished": extra}
+
+    def game_over(self) -> bool:
+        if super().game_over():
+            return True
+        played = len(self.round_scores)
+        if self.chicago:
+            return played >= 4
+        return max(self.games) >= 2 or bool(self.deal_limit and played >= self.deal_limit)
+
+    # --------------------------------------------------------------- information
+    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+        """A seat knows its own discards lie face down among the discards."""
+        if seat is None or not 0 <= seat < 2 or not self.discarded[seat]:
+            return []
+        return [("discards", self.discarded[seat])]
+
+    def forbids(self, seat: int) -> list[tuple[str, int]]:
+        """A seat that took umbrage knows its old hand went among the spares, so the other
+        player holds none of it, as long as that player has drawn nothing from the bridge."""
+        if self.given_up[seat] and not self.drawn[1 - seat]:
+            return [(f"hands[{1 - seat}]", self.given_up[seat])]
+        return []
+
+    def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
+        """Words for the score sheet: who is vulnerable, this game's part-scores, the deal."""
+        vul = self.vulnerable
+        obs["vulnerability"] = "both" if all(vul) else "one" if any(vul) else "none"
+        obs["vulnerable_seat"] = vul.index(True) if any(vul) and not all(vul) else None
+        obs["below_now"] = list(self.below[-1])
+        obs["deal_no"] = len(self.round_scores) + 1
+        obs["chicago"] = self.chicago
+
+    def restore_extra(self, obs: Mapping[str, Any]) -> None:
+        self.honours_held = [0, 0]  # unknown to the seat: a sampled world scores no honours
+        self.respread = None
+
+
+Umbridge.STATE = UmbridgeState
+
+__all__ = ["BIDS", "DISCARDS", "DONE", "DOUBLE", "KEEP", "PASS", "REDOUBLE", "UMBRAGE", "Umbridge", "UmbridgeState",
+           "bid_rank", "dummy_controller", "follow", "parse_contract", "respread_cards", "trick_order", "trump_of",
+           "winning_index"]
