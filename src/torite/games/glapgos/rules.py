@@ -23,10 +23,9 @@ keeps in place in sampled worlds.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Final
 
-from torite.cards import card_str, iter_bits, parse_card
+from torite.cards import card_str, iter_bits
 from torite.engine.base import Action, Event, OptionSpec
 from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickState
 from torite.games.glapgos.melds import RANK_MASKS, best_melds
@@ -87,27 +86,44 @@ def bonus_due(points: list[int] | tuple[int, ...], phase: int, given: bool) -> l
     return out
 
 
-@lru_cache(maxsize=1 << 14)
-def climb_sets(hand: int) -> tuple[tuple[int, int, Action], ...]:
-    """Every play of the play-off a hand holds: (size, rank, action) for each distinct set of
-    same-rank cards (three 7s give three pairs of 7s)."""
+def _sets_of(same: int) -> tuple[tuple[int, Action], ...]:
+    """Every non-empty subset of ``same`` (cards of one rank) as (size, play action)."""
     out = []
-    for r in range(13):
-        same = hand & RANK_MASKS[r]
-        sub = same
-        while sub:
-            out.append((sub.bit_count(), r, Action("play", sub)))
-            sub = (sub - 1) & same
-    out.sort(key=lambda x: (x[1], x[0], x[2].cards))
+    sub = same
+    while sub:
+        out.append((sub.bit_count(), Action("play", sub)))
+        sub = (sub - 1) & same
+    out.sort(key=lambda x: (x[0], x[1].cards))
     return tuple(out)
 
 
+#: by the mask of a hand's cards of a rank: every play-off set they make, (size, action)
+SETS_OF: Final[dict[int, tuple[tuple[int, Action], ...]]] = {}
+for _rank_cards in RANK_MASKS:
+    _sub = _rank_cards
+    while _sub:
+        SETS_OF[_sub] = _sets_of(_sub)
+        _sub = (_sub - 1) & _rank_cards
+
+
 def climb_legal(hand: int, size: int, rank: int) -> list[Action]:
-    """The play-off choices: a lead (``size`` 0) is any set; a reply is a set of the same size
-    and a higher rank, or ``pass``."""
+    """The play-off choices: a lead (``size`` 0) is any set of a rank (each distinct set of cards
+    its own action: three 7s give three pairs of 7s); a reply is a set of the same size and a
+    higher rank, or ``pass``."""
+    out: list[Action] = []
+    sets_of = SETS_OF
     if size == 0:
-        return [a for _, _, a in climb_sets(hand)]
-    return [a for k, r, a in climb_sets(hand) if k == size and r > rank] + [PASS]
+        for m in RANK_MASKS:
+            same = hand & m
+            if same:
+                out.extend(a for _, a in sets_of[same])
+        return out
+    for m in RANK_MASKS[rank + 1:]:
+        same = hand & m
+        if same.bit_count() >= size:
+            out.extend(a for k, a in sets_of[same] if k == size)
+    out.append(PASS)
+    return out
 
 
 class Glapgos(TrickGame):
@@ -324,8 +340,7 @@ class GlapgosState(TrickState):
             "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]}))
 
     def _climb_to_beat(self) -> tuple[int, int]:
-        last = self.climb_last
-        return (len(last), parse_card(last[0]) % 13) if last else (0, -1)
+        return (len(self.climb_last), self.climb[-1] % 13) if self.climb_last else (0, -1)
 
     def legal_playoff(self, seat: int) -> list[Action]:
         size, rank = self._climb_to_beat()
