@@ -544,10 +544,11 @@ class UmbridgeState(TrickState):
 
     def unfinished(self) -> dict[str, Any]:
         """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""
-        if self.chicago or not self.deal_limit or max(self.games) >= 2:
+        played = len(self.round_scores) + 1
+        if self.chicago or not self.deal_limit or max(self.games) >= 2 or played < self.deal_limit:
             return {}
-        if len(self.round_scores) + 1 < self.deal_limit:
-            return {}
+        if self.max_rounds is not None and played >= self.max_rounds:
+            return {}  # U18: stopped by max_rounds (a deal studied on its own), not by the rubber's rule
         extra = unfinished_bonus(self.games, self.below[-1])
         self.above = [a + b for a, b in zip(self.above, extra)]
         for s in range(2):
