@@ -310,3 +310,43 @@ def test_decisions_are_grouped_by_their_form() -> None:
     assert d.multis["bury"].count == 2 and d.others == [Action.parse("trump S")]
     d = group([Action.parse("play AS"), Action.parse("lead AS"), Action.parse("play 2C")], ["AS", "2C"])
     assert [card_str(c) for c in d.playable] == ["2C"] and len(d.others) == 2
+
+
+def test_a_game_is_played_in_korean_where_the_game_has_korean_words(tmp_path: Path) -> None:
+    with_ko = [g for g in game_ids() if "ko" in languages(game_class(g))]
+    if not with_ko:
+        pytest.skip("no game has Korean labels yet")
+    shots: list[str] = []
+    app, _ = asyncio.run(play_by_keys(with_ko[0], "ko", 5, tmp_path, shots=shots))
+    assert app.return_value is not None
+    text = "\n".join(shots)
+    assert app.session.labels.title in text and "차례" in text
+
+
+def test_the_table_reads_only_the_persons_own_view_of_the_game(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Everything drawn comes from the person's observation and legal actions: on the app's own
+    thread no other seat's observation or choices are ever read (bots read theirs, off it)."""
+    import threading
+
+    game = make_game("trick-of-the-dead")
+    state_cls = type(game.new_state(0))
+    read: list[tuple[str, Any]] = []
+    main = threading.main_thread()
+    real_obs, real_legal = state_cls.observation, state_cls.legal_actions
+
+    def observation(self: Any, seat: int | None) -> dict[str, Any]:
+        if threading.current_thread() is main:
+            read.append(("observation", seat))
+        return real_obs(self, seat)
+
+    def legal_actions(self: Any, seat: int) -> list[Action]:
+        if threading.current_thread() is main:
+            read.append(("legal", seat))
+        return real_legal(self, seat)
+
+    monkeypatch.setattr(state_cls, "observation", observation)
+    monkeypatch.setattr(state_cls, "legal_actions", legal_actions)
+    asyncio.run(play_by_keys("trick-of-the-dead", "en", 4, tmp_path))
+    person = 4 % game.num_players
+    assert read and {seat for _, seat in read} == {person}

@@ -117,6 +117,8 @@ class TableApp(App[Record | None]):
             yield Static(id="keys")
 
     def on_mount(self) -> None:
+        for scroller in self.query(VerticalScroll):
+            scroller.can_focus = False  # Tab moves between the hand, the grid and the buttons
         self.screen.set_class(self.size.width >= WIDE, "wide")
         self._drawn = True
         self.draw()
@@ -347,8 +349,12 @@ class TableApp(App[Record | None]):
         self.draw_buttons(d)
         if mine:
             self.focus_decision()
+            # a control just shown takes focus only once its style shows it
+            self.call_after_refresh(self.focus_decision)
 
     def focus_decision(self) -> None:
+        if self.ui != "input":
+            return
         hand = self.query_one(HandView)
         grid = self.query_one(GridView)
         focused = self.focused
