@@ -33,7 +33,7 @@ def _random_states(game_id: str, rounds: int, seed: int):  # type: ignore[no-unt
 @pytest.mark.parametrize("game_id", GAMES)
 def test_every_legal_action_has_an_id_that_names_it_back(game_id: str) -> None:
     sp = spec(game_id)
-    for state in _random_states(game_id, 12, 7):
+    for state in _random_states(game_id, 6, 7):
         for seat in state.to_act():
             legal = state.legal_actions(seat)
             ids = [sp.actions.index(a, legal) for a in legal]
@@ -47,7 +47,7 @@ def test_every_legal_action_has_an_id_that_names_it_back(game_id: str) -> None:
 def test_the_observation_vector_has_one_size_and_marks_only_cards_the_seat_may_know(game_id: str) -> None:
     sp = spec(game_id)
     d = len(sp.deck)
-    for state in _random_states(game_id, 6, 3):
+    for state in _random_states(game_id, 3, 3):
         for seat in range(sp.game.num_players):
             vec = sp.obs.encode(state.observation(seat))
             assert vec.shape == (sp.obs.size,) and vec.dtype == np.float32

@@ -102,7 +102,7 @@ def test_openspiels_ismcts_bot_plays_the_game_through_the_adapter(game_id: str) 
 
 @pytest.fixture
 def quick_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(OpenSpielISMCTS, "SIMULATIONS", 8)
+    monkeypatch.setattr(OpenSpielISMCTS, "SIMULATIONS", 3)
 
 
 def test_the_openspiel_ismcts_bot_is_a_torite_bot_deciding_from_the_observation(quick_bot: None) -> None:

@@ -275,6 +275,8 @@ class ActionSpace:
         return sum(math.comb(p, i + 1) for i, p in enumerate(positions))
 
     def _unrank(self, rank: int, n: int) -> int:
+        if n == 1:
+            return 1 << self.deck[rank]
         cards = 0
         for i in range(n, 0, -1):
             p = i - 1

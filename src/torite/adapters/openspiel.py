@@ -49,7 +49,7 @@ import numpy as np
 import pyspiel
 
 from torite.adapters.encoding import GameSpec, spec
-from torite.engine.base import State
+from torite.engine.base import IllegalAction, State
 from torite.engine.registry import game_class, game_ids
 
 SEED_NODES = 4
@@ -140,6 +140,7 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         self.horizon_round: int | None = None
         self.base: list[int] | None = None
         self.moves: list[int] = []
+        self._key: tuple[tuple[int, int], str] | None = None
 
     # ------------------------------------------------------------------ protocol
     def _over(self) -> bool:
@@ -183,14 +184,29 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
                 self.torite = self.tgame.spec.game.new_state(seed, max_rounds=self.tgame.max_rounds)
             return
         seat = self.torite.to_act()[0]
-        legal = self.torite.legal_actions(seat)
+        space = self.tgame.spec.actions
+        # an overflow id is a position among the legal actions; any other id names its action
+        legal = self.torite.legal_actions(seat) if action >= space.semantic else None
         try:
-            chosen = self.tgame.spec.actions.action(int(action), legal)
+            chosen = space.action(int(action), legal)
         except KeyError as e:
             raise ValueError(str(e.args[0])) from None
-        if chosen not in legal:
-            raise ValueError(f"action {action} ({chosen}) is not legal for seat {seat} now")
-        self.torite.apply(seat, chosen)
+        try:
+            self.torite.apply(seat, chosen)
+        except IllegalAction as e:
+            raise ValueError(f"action {action} ({chosen}) is not legal for seat {seat} now: {e}") from None
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """The seat's observation as canonical JSON (the observer's string), remembered until
+        the next action: a search asks for it several times per node."""
+        p = self.current_player() if player is None else player
+        key = (len(self.moves), p)
+        if self._key is None or self._key[0] != key:
+            self._key = (key, _observation_string(self, p))
+        return self._key[1]
+
+    def observation_string(self, player: int | None = None) -> str:
+        return self.information_state_string(player)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -261,10 +277,13 @@ class ToriteObserver:
         self.tensor[:] = self.game.spec.obs.encode(state.torite.observation(player))
 
     def string_from(self, state: ToriteState, player: int) -> str:
-        if state.torite is None:
-            return f"seat {player}: dealing"
-        return json.dumps(state.torite.observation(player), sort_keys=True, separators=(",", ":"),
-                          ensure_ascii=False)
+        return _observation_string(state, player)
+
+
+def _observation_string(state: ToriteState, player: int) -> str:
+    if state.torite is None:
+        return f"seat {player}: dealing"
+    return json.dumps(state.torite.observation(player), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def game_type(game_id: str) -> Any:
