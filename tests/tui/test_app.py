@@ -350,3 +350,19 @@ def test_the_table_reads_only_the_persons_own_view_of_the_game(tmp_path: Path,
     asyncio.run(play_by_keys("trick-of-the-dead", "en", 4, tmp_path))
     person = 4 % game.num_players
     assert read and {seat for _, seat in read} == {person}
+
+
+def test_the_rules_view_shows_japanese_bold_as_bold_not_asterisks(tmp_path: Path) -> None:
+    async def run() -> str:
+        game = make_game("kaedama")
+        app = TableApp(Session(game, 0, ["random", "random"], 1, lang="ja", max_rounds=1), records=None, bot_delay=0)
+        async with app.run_test(size=(100, 60)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("r")
+            await pilot.pause()
+            for _ in range(8):
+                await pilot.press("pagedown")
+            return shot(app)
+
+    text = asyncio.run(run())
+    assert "替え玉" in text and "**" not in text

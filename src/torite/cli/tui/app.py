@@ -56,6 +56,7 @@ class TableApp(App[Record | None]):
     #strip { height: auto; max-height: 4; margin-top: 1; padding: 0 1; color: $text-muted; }
     #side { display: none; width: 42; border-left: solid $primary; padding: 0 1; }
     Screen.wide #side { display: block; }
+    Screen.wide #strip { display: none; }
     #bottom { height: auto; dock: bottom; }
     #prompt { height: auto; padding: 0 1; text-style: bold; color: $warning; }
     #prompt.mine { color: $success; }

@@ -13,6 +13,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from torite.server.markdown import parser
+
 
 class PanelScreen(ModalScreen[None]):
     """A titled, scrollable panel; Esc, Enter or the key that opened it closes it."""
@@ -81,7 +83,7 @@ class RulesScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             with VerticalScroll(id="rules-body"):
-                yield Markdown(self.page, id="rules-md")
+                yield Markdown(self.page, id="rules-md", parser_factory=parser, open_links=False)
             yield Static(self.hint, classes="hint")
 
     def on_mount(self) -> None:
