@@ -123,3 +123,17 @@ def test_torite_arena_runs_openspiel_ismcts_on_trick_of_the_dead(quick_bot: None
     assert main(["arena", "trick-of-the-dead", "--bots", "random,openspiel-ismcts", "--deals", "1"]) == 0
     out = capsys.readouterr().out
     assert "openspiel-ismcts" in out and "random" in out
+
+
+def test_an_illegal_action_id_is_refused_and_changes_nothing() -> None:
+    game = adapter.load("kaedama")
+    state = _dealt(game, 12)
+    before = state.information_state_string(0)
+    history = state.history()
+    legal = set(state.legal_actions())
+    illegal = next(i for i in range(game.num_distinct_actions()) if i not in legal)
+    with pytest.raises(Exception, match=r"not legal|outside|names no"):
+        state.apply_action(illegal)
+    assert state.information_state_string(0) == before and set(state.legal_actions()) == legal
+    assert state.history() == history
+    assert state.action_to_string(state.current_player(), min(legal)).startswith(("play", "pass", "replace"))

@@ -174,10 +174,10 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         return sorted(index(a, legal) for a in legal)
 
     def _apply_action(self, action: int) -> None:
-        self.moves.append(int(action))
         if self.torite is None:
             if not 0 <= action < 256:
                 raise ValueError(f"chance outcome {action} is not a byte")
+            self.moves.append(int(action))
             self.seed_bytes.append(int(action))
             if len(self.seed_bytes) == SEED_NODES:
                 seed = int.from_bytes(bytes(self.seed_bytes), "big")
@@ -195,6 +195,7 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
             self.torite.apply(seat, chosen)
         except IllegalAction as e:
             raise ValueError(f"action {action} ({chosen}) is not legal for seat {seat} now: {e}") from None
+        self.moves.append(int(action))
 
     def information_state_string(self, player: int | None = None) -> str:
         """The seat's observation as canonical JSON (the observer's string), remembered until
