@@ -63,6 +63,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="deals per variant (default 200; Seconds, whose bot looks ahead, a tenth)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1, help="worker processes")
+    p.add_argument("--backend", default="local", help="local (processes) or ray (a Ray cluster)")
+    p.add_argument("--address", default=None, help="the Ray cluster to join (with --backend ray)")
     p.add_argument("--bots", default="normal", help="the table's bots (default normal)")
     p.add_argument("--skill", default="normal,random", help="STRONG,WEAK for skill and luck, or off")
     p.add_argument("--only", default=None, metavar="ID,…", help="only these reports (ids: "
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         deals = max(2, round(args.deals * plan.deals_factor))
         start = time.perf_counter()
         result = compare(plan.game, list(plan.variants), args.bots, deals=deals, skill=skill, seed=args.seed,
-                         jobs=args.jobs, progress=Progress(plan.id))
+                         jobs=args.jobs, progress=Progress(plan.id), backend=args.backend, address=args.address)
         html_name, json_name = f"{plan.id}.html", f"{plan.id}.json"
         result["report_title"] = plan.title
         write(result, str(out / html_name))

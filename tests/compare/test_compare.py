@@ -86,6 +86,7 @@ def test_a_variant_keeps_what_it_changes_and_the_full_options() -> None:
     ["--variant", "base", "--deals", "0"],
     ["--variant", "base", "--deals", "1"],
     ["--variant", "base", "--report", "out.png"],
+    ["--variant", "base", "--address", "127.0.0.1:6379"],
 ])
 def test_the_command_refuses_bad_input_with_one_line_and_status_2(
         capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]) -> None:

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from torite.cli.common import CliError, Progress, parse_options
+from torite.parallel import add_backend_arguments
 
 
 def add_compare_command(sub: Any) -> None:
@@ -36,6 +37,7 @@ def add_compare_command(sub: Any) -> None:
     c.add_argument("--deals", type=int, default=200, help="deals per variant, at least 2 (default 200)")
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--jobs", type=int, default=1, help="worker processes")
+    add_backend_arguments(c)
     c.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option every variant shares (a variant's own value wins)")
     c.add_argument("--report", default=None, metavar="FILE.html", help="write the HTML report")
@@ -74,7 +76,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if skill is not None:
         parse_bots(list(skill), 2)  # unknown names → BotError
     exp = run_experiment(args.game, variants, bots, deals=args.deals, skill=skill, seed=args.seed, jobs=args.jobs,
-                         progress=Progress(f"{args.game} compare"))
+                         progress=Progress(f"{args.game} compare"), backend=args.backend, address=args.address)
     out = analyze(exp)
     if args.report is not None:
         from torite.compare.report import write

@@ -17,7 +17,8 @@ __all__ = ["Experiment", "Variant", "VariantError", "compare", "make_variants", 
 
 def compare(game_id: str, variants: list[str], bots: list[str] | str = "normal", *, deals: int = 200,
             skill: tuple[str, str] | None = ("normal", "random"), seed: int = 0, jobs: int = 1,
-            common: dict[str, Any] | None = None, progress: Any = None) -> dict[str, Any]:
+            common: dict[str, Any] | None = None, progress: Any = None, backend: str = "local",
+            address: str | None = None) -> dict[str, Any]:
     """Parse ``variants`` (``NAME:KEY=VALUE,…``), play them and return the analysis (JSON-ready)."""
     from torite.bots import parse_bots
     from torite.compare.analysis import analyze
@@ -26,5 +27,6 @@ def compare(game_id: str, variants: list[str], bots: list[str] | str = "normal",
     checked = make_variants(game_id, variants, common)
     n = make_game(game_id, checked[0].options).num_players
     names = parse_bots(bots, n)
-    exp = run_experiment(game_id, checked, names, deals=deals, skill=skill, seed=seed, jobs=jobs, progress=progress)
+    exp = run_experiment(game_id, checked, names, deals=deals, skill=skill, seed=seed, jobs=jobs, progress=progress,
+                         backend=backend, address=address)
     return analyze(exp)

@@ -32,7 +32,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, OptionError
 from torite.engine.registry import game_class, make_game
-from torite.parallel import ordered_map
+from torite.parallel import check_backend, ordered_map
 from torite.seeds import derive_seed
 
 
@@ -196,14 +196,17 @@ class Experiment:
 
 def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str], *, deals: int,
                    skill: tuple[str, str] | None = ("normal", "random"), seed: int = 0, jobs: int = 1,
-                   progress: Callable[[int, int], None] | None = None) -> Experiment:
-    """Play ``deals`` units for every variant (see the module docstring) and keep the raw data."""
+                   progress: Callable[[int, int], None] | None = None, backend: str = "local",
+                   address: str | None = None) -> Experiment:
+    """Play ``deals`` units for every variant (see the module docstring) and keep the raw data.
+    ``backend="ray"`` plays them on a Ray cluster (``torite.parallel``): the same numbers."""
     if not variants:
         raise VariantError("name at least one variant")
     if deals < 2:
         raise ValueError("deals must be at least 2: an interval needs two deals to measure their spread")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
+    check_backend(backend, address)
     game = make_game(game_id, variants[0].options)
     n = game.num_players
     if len(bots) != n:
@@ -218,7 +221,7 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
     units: list[list[UnitData]] = [[] for _ in variants]
     start = time.perf_counter()
     total = len(jobs_list)
-    for done, unit in enumerate(ordered_map(run_unit, jobs_list, jobs), 1):
+    for done, unit in enumerate(ordered_map(run_unit, jobs_list, jobs, backend=backend, address=address), 1):
         units[unit.variant].append(unit)
         if progress is not None:
             progress(done, total)
