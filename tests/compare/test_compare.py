@@ -134,7 +134,11 @@ def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys, "compare", TOD, "--variant", "base", "--variant", "survival:survival=true",
                        "--bots", "random", "--skill", "normal,random", "--deals", "4", "--json")
     assert code == 0
-    d = json.loads(out)
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"{name} in the JSON")
+
+    d = json.loads(out, parse_constant=no_constants)  # strict JSON: no NaN or Infinity
     for key in ("game", "title", "seed", "deals", "seats", "bots", "skill", "jobs", "seconds", "rounds_played",
                 "confidence", "bootstrap_resamples", "negligible", "variants", "metrics", "findings", "identical",
                 "inconclusive", "distributions"):
@@ -233,7 +237,7 @@ def test_the_report_is_self_contained_and_says_what_changed(twins: dict[str, Any
     assert refs and all(r.startswith("#") for r in refs)  # only the plots' own definitions
     assert len(refs) == len(re.findall(r"\b(?:src|href)\s*=", page, re.I))
     assert "url(" not in page.replace("url(#", "")
-    assert page.count("<svg") == 2 and "<table" in page
+    assert page.count("<svg") == 2 and page.count('role="img" aria-label="') == 2 and "<table" in page
     for sentence in twins["findings"]:
         assert sentence.replace("'", "&#x27;") in page
     assert "played every game exactly as a" in page  # the identical twin is named

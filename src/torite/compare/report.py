@@ -46,7 +46,7 @@ def _quote(text: str) -> str:
     return f"'{text}'" if re.search(r"[^\w:=,.+-]", text) else text
 
 
-def _svg(fig: Any) -> str:
+def _svg(fig: Any, label: str) -> str:
     """A figure as an inline ``<svg>`` element with nothing to fetch."""
     import matplotlib
 
@@ -56,7 +56,8 @@ def _svg(fig: Any) -> str:
     text = _SVG_START.sub("", buf.getvalue(), count=1)
     text = _METADATA.sub("", text, count=1)
     text = _XMLNS.sub("", text)
-    text = _SIZE.sub(r'<svg\1 class="plot" role="img"', text, count=1)
+    text = _SIZE.sub(lambda m: f'<svg{m.group(1)} class="plot" role="img" aria-label="{html.escape(label)}"',
+                     text, count=1)
     return text.strip()
 
 
@@ -105,9 +106,10 @@ def _plot_differences(result: Mapping[str, Any]) -> str | None:
         ax.set_xlabel(xlabel, fontsize=9)
         ax.grid(axis="x", linewidth=0.4, alpha=0.5)
     axes[0].legend(fontsize=8, loc="best")
-    fig.suptitle(f"Differences against {names[0]}, with 95% intervals", fontsize=10)
+    title = f"Differences against {names[0]}, with 95% intervals"
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    return _svg(fig)
+    return _svg(fig, title)
 
 
 def _plot_distributions(result: Mapping[str, Any]) -> str:
@@ -147,7 +149,7 @@ def _plot_distributions(result: Mapping[str, Any]) -> str:
     ax2.set_ylabel("% of games", fontsize=9)
     fig.suptitle("Distributions", fontsize=10)
     fig.tight_layout()
-    return _svg(fig)
+    return _svg(fig, "Distributions of a seat's round points and of the game length, by variant")
 
 
 def _num(fmt: str, x: float) -> str:
