@@ -22,7 +22,7 @@ def add_compare_command(sub: Any) -> None:
         "compare", help="what a rule change does: variants on the same deals, paired statistics",
         description="Every variant plays the same deals with the same bots (common random numbers); "
                     "prints, per variant, points, spread, game length, seat advantages, skill, luck, lead "
-                    "changes and the game's statistics with 95%% intervals, and each variant's paired "
+                    "changes and the game's statistics with 95% intervals, and each variant's paired "
                     "difference against the first.",
         epilog="example: torite compare trick-of-the-dead --variant base --variant survival:survival=true "
                "--variant open:open_graveyard=true --deals 300 --jobs 2 --report tod.html")
