@@ -41,6 +41,25 @@ PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
 UMBRAGE, KEEP = Action("umbrage"), Action("keep")
 DISCARDS: Final = tuple(Action("discard", 1 << c) for c in range(52))
 DONE: Final = Action("done")
+#: the rank of each bid's text ("2 H" -> 6)
+BID_RANK: Final = {a.arg: i for i, a in enumerate(BIDS)}
+#: (suit, 13-bit mask of its cards) -> their ``discard`` actions, filled as met: a draw round's
+#: legal list is then four lookups
+_DISCARDS_BY_SUIT: dict[tuple[int, int], tuple[Action, ...]] = {}
+
+
+def discard_actions(hand: int) -> list[Action]:
+    """The ``discard`` actions of the cards of ``hand``, lowest first."""
+    out: list[Action] = []
+    for s in range(4):
+        bits = hand >> (13 * s) & 8191
+        if not bits:
+            continue
+        got = _DISCARDS_BY_SUIT.get((s, bits))
+        if got is None:
+            got = _DISCARDS_BY_SUIT[s, bits] = tuple(DISCARDS[13 * s + b] for b in range(13) if bits >> b & 1)
+        out.extend(got)
+    return out
 
 #: phases: the simultaneous umbrage, the auction, a player's exchange in a draw round, the
 #: kit's ``play`` (a card of one's own hand) and ``dummy`` (the dummy's card of a trick)
@@ -53,8 +72,7 @@ DUMMY_STEP: Final = -1
 
 def bid_rank(bid: str) -> int:
     """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
-    level, denom = bid.split()
-    return (int(level) - 1) * len(DENOMS) + DENOMS.index(denom)
+    return BID_RANK[bid]
 
 
 def parse_contract(bid: str) -> tuple[int, str]:
@@ -340,6 +358,32 @@ class UmbridgeState(TrickState):
             out.append(REDOUBLE)
         return out
 
+    def is_legal_auction(self, seat: int, action: Action) -> bool:
+        """``legal_auction`` without building the list (True only for an action in it)."""
+        kind = action.kind
+        if action.cards:
+            return False
+        redoubled_last = bool(self.auction) and self.auction[-1][1] == "redouble"
+        if kind == "pass":
+            return not action.arg and not self.must_bid
+        if redoubled_last:
+            return False
+        if kind == "bid":
+            rank = BID_RANK.get(action.arg)
+            if rank is None:
+                return False
+            if self.contract is None:
+                return True
+            low = BID_RANK[self.contract]
+            return rank >= low if self.must_bid else rank > low
+        if action.arg or self.contract is None or self.must_bid:
+            return False
+        if kind == "double":
+            return seat != self.declarer and self.doubled == 0
+        if kind == "redouble":
+            return seat == self.declarer and self.doubled == 1
+        return False
+
     def apply_auction(self, seat: int, action: Action) -> None:
         self.auction.append([seat, str(action)])
         kind = action.kind
@@ -383,7 +427,18 @@ class UmbridgeState(TrickState):
     def legal_exchange(self, seat: int) -> list[Action]:
         if self.exchange_count >= self.exchange_limit:
             return [DONE]  # U13
-        return [*(DISCARDS[c] for c in iter_bits(self.hands[seat])), DONE]
+        out = discard_actions(self.hands[seat])
+        out.append(DONE)
+        return out
+
+    def is_legal_exchange(self, seat: int, action: Action) -> bool:
+        if action.arg:
+            return False
+        if action.kind == "done":
+            return not action.cards
+        cards = action.cards
+        return (action.kind == "discard" and cards > 0 and not cards & (cards - 1)
+                and bool(cards & self.hands[seat]) and self.exchange_count < self.exchange_limit)
 
     def apply_exchange(self, seat: int, action: Action) -> None:
         if action.kind == "discard":
@@ -471,6 +526,11 @@ class UmbridgeState(TrickState):
 
     def legal_dummy(self, seat: int) -> list[Action]:
         return play_actions(follow(self.dummy_mask(), self.led))
+
+    def is_legal_dummy(self, seat: int, action: Action) -> bool:
+        cards = action.cards
+        return (action.kind == "play" and not action.arg and cards > 0 and not cards & (cards - 1)
+                and bool(cards & follow(self.dummy_mask(), self.led)))
 
     def apply_dummy(self, seat: int, action: Action) -> None:
         card = action.card
