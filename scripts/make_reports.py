@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/make_reports.py [--out var/reports] [--deals 200] [--jobs 2] [--only ID,…]
 
-Writes into ``--out`` (default ``var/reports/``, generated, never committed):
+Writes into ``--out`` (default ``var/reports/`` at the repository's root, whatever the current
+directory; generated, never committed):
 
 - ``<id>.html``: the self-contained report (no internet at view time), ``<id>.json``: its numbers
   (the ``torite compare --json`` object);
@@ -24,6 +25,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "var" / "reports"
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,8 @@ PLANS: tuple[Plan, ...] = (
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description="Generate the ready-made torite compare reports and their index.")
-    p.add_argument("--out", default="var/reports", help="output directory (default var/reports)")
+    p.add_argument("--out", default=str(DEFAULT_OUT),
+                   help="output directory (default var/reports/ in the repository, whatever the current directory)")
     p.add_argument("--deals", type=int, default=200,
                    help="deals per variant (default 200; Seconds, whose bot looks ahead, a tenth)")
     p.add_argument("--seed", type=int, default=0)
