@@ -106,7 +106,8 @@ class UmbridgeBot(Bot):
             return best
         # as defender we take about what the same cards would take as declarer
         if (contract is not None and "double" in kinds
-                and 13 - expected_tricks(hand, contract.split()[1]) < 6 + int(contract[0]) - 1.5):
+                and (mine := expected_tricks(hand, contract.split()[1])) >= 7
+                and 13 - mine < 6 + int(contract[0]) - 2):
                 return kinds["double"]
         return kinds["pass"]
 
