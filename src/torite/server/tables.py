@@ -253,8 +253,9 @@ class LiveTable:
         start = conn.log_sent
         new = [x for x in lines[start:] if x["text"] is not None]
         conn.log_sent = len(lines)
-        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"log":'
-                + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
+        # "now": the server's clock, so a countdown shows right whatever the client's clock says
+        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
+                + ',"log":' + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
 
     def record(self) -> Record:
         names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
@@ -334,6 +335,9 @@ class TableManager:
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
+        #: finished table -> its rematch, kept while the server runs (a finished table nobody
+        #: watches leaves memory; its players may come back for the rematch link)
+        self.rematches: dict[str, tuple[str, dict[int, str]]] = {}
         self.started = False
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -468,7 +472,7 @@ class TableManager:
             seats = [{"kind": s.kind, "level": s.level, "name": s.name} if s.kind == "bot"
                      else {"kind": s.kind, "name": s.name} for s in table.seats]
             new, tokens = await self.create(table.game.id, table.game.options, seats, table.settings)
-            table.rematch = (new.id, tokens)
+            table.rematch = self.rematches[table.id] = (new.id, tokens)
             table.touch()
             return new
 
@@ -493,6 +497,7 @@ class TableManager:
                 except Exception:
                     log.exception("table %s cannot be rebuilt from its log", table_id)
             if table is not None:
+                table.rematch = self.rematches.get(table_id)  # finished, unwatched, asked for again
                 table = self.tables.setdefault(table_id, table)
                 self._start(table)
             fut.set_result(table)
