@@ -484,6 +484,7 @@ class UmbridgeState(TrickState):
         assert self.contract is not None and self.declarer is not None
         declarer = self.declarer
         self.dummy_exposed = True
+        self.dummy.sort(reverse=True)  # face up, shown lowest first (top first is the list's end)
         self.must_bid = False
         self.exchange_limit = 0
         self.first_draw = -1
