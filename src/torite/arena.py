@@ -19,14 +19,15 @@ Numbers per bot (over all deals, seatings and seats it held):
 - ``ci95``: a 95% normal interval of that mean, from the *per-deal* means (a deal's
   seatings are not independent, a deal is), so it reflects the duplicate pairing.
 - ``win_rate``: the mean share of round wins per seat played: the seats with the top score of
-  a round share one win equally (a tie of two gives each 1/2), so the shares of a round sum to
-  1 and a bot that is no better than the others scores 1/(number of seats).
+  a round (the lowest, in a game of penalty points: ``score_sign`` -1) share one win equally (a
+  tie of two gives each 1/2), so the shares of a round sum to 1 and a bot that is no better than the others scores 1/(number of seats).
 - ``seconds_per_decision`` (mean), ``seconds_per_decision_p50``, ``..._p99``, ``decisions``:
   wall time of ``act`` over all its decisions, forced ones included.  (Timing varies run to
   run; every other number is a function of the seed alone, whatever ``jobs``.)
 
 ``pairs``: for every two bots ``a`` before ``b`` in the list, ``diff`` is the mean over deals
-of (a's mean minus b's mean on that deal) – a paired difference – with its 95% interval.
+of (a's mean minus b's mean on that deal) – a paired difference – with its 95% interval.  In a
+game of penalty points (``score_sign`` -1, Hearts) a negative difference means ``a`` is better.
 """
 
 from __future__ import annotations
@@ -113,8 +114,9 @@ def _quantile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult]) -> dict[str, Any]:
-    """The per-bot and per-pair numbers from played deals (pure: no play, no clock)."""
+def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult], sign: int = 1) -> dict[str, Any]:
+    """The per-bot and per-pair numbers from played deals (pure: no play, no clock).  ``sign`` is
+    the game's ``SCORE_SIGN``: with -1 (penalty points) the lowest score of a round wins it."""
     k = len(bots)
     plan = seatings(k, seats)
     per_deal: list[list[float]] = [[] for _ in bots]  # per_deal[b][d]: bot b's mean on deal d
@@ -125,7 +127,7 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult]) -> d
         sums = [0.0] * k
         counts = [0] * k
         for seating, pts in zip(plan, deal.points, strict=True):
-            top = max(pts)
+            top = max(pts) if sign > 0 else min(pts)
             share = 1.0 / sum(1 for p in pts if p == top)
             for seat, b in enumerate(seating):
                 sums[b] += pts[seat]
@@ -200,7 +202,8 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
     }
     if backend != "local":
         out["backend"] = backend
-    out.update(summarize(names, n, results))
+    out["score_sign"] = game.SCORE_SIGN
+    out.update(summarize(names, n, results, game.SCORE_SIGN))
     return out
 
 

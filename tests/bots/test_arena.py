@@ -18,11 +18,11 @@ import torite.arena as arena_mod
 import torite.cli.main as cli_main
 from torite.arena import DealResult, arena, seatings, summarize
 from torite.bots.registry import register_bot
-from torite.bots.search import ISMCTSBot
+from torite.bots.search import ISMCTSBot, _gains
 from torite.cli.arena_cmd import add_arena_command
 from torite.engine.base import Game
 from torite.engine.bot import Bot
-from torite.engine.registry import game_ids, make_game
+from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import ordered_map
 from torite.stats import mean_ci
 
@@ -206,3 +206,17 @@ def test_the_arena_command_module_does_not_import_the_main_cli() -> None:
             "print('torite.cli.main' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_in_a_game_of_penalty_points_the_lowest_score_wins_the_round() -> None:
+    """Hearts counts penalty points (``SCORE_SIGN`` -1): the round goes to the lower score."""
+    deals = [DealResult(0, [(10, 4), (6, 8)], [[], []])]  # A: 10, 8   B: 4, 6
+    a, b = summarize(["A", "B"], 2, deals, sign=-1)["bots"]
+    assert a["win_rate"] == 0.0 and b["win_rate"] == 1.0
+
+
+def test_search_bots_and_the_arena_read_the_games_score_sign() -> None:
+    assert game_class("hearts").SCORE_SIGN == -1 and game_class("trick-of-the-dead").SCORE_SIGN == 1
+    state = make_game("hearts").new_state(3)
+    base = [s + 5 for s in state.result().scores]  # as if every seat had lost 5 penalty points
+    assert _gains(state, base, -1) == [5.0] * 4 and _gains(state, base) == [-5.0] * 4

@@ -112,9 +112,10 @@ class _Rollout:
         return work
 
 
-def _gains(state: State, base: Sequence[int]) -> list[float]:
+def _gains(state: State, base: Sequence[int], sign: int = 1) -> list[float]:
+    """Each seat's gain since ``base``, in the direction the seat wants (``Game.SCORE_SIGN``)."""
     scores = state.result().scores
-    return [float(scores[s] - base[s]) for s in range(len(base))]
+    return [float(sign * (scores[s] - base[s])) for s in range(len(base))]
 
 
 class SearchBot(Bot):
@@ -230,7 +231,7 @@ class ISMCTSBot(SearchBot):
                 node = best
                 path.append(best)
             work += len(path) - 1 + scanned // SCAN_PER_UNIT + rollout.finish(state, round0)
-            gains = _gains(state, base)
+            gains = _gains(state, base, self.game.SCORE_SIGN)
             lo = min(lo, *gains)
             hi = max(hi, *gains)
             root.visits += 1
@@ -306,7 +307,7 @@ class PIMCBot(SearchBot):
                     state.rng.seed(chance)  # common random numbers for the actions of a block
                     state.apply(me, a)
                     work += ITERATION_COST + 1 + rollout.finish(state, round0)
-                    totals[i] += _gains(state, base)[me]
+                    totals[i] += _gains(state, base, self.game.SCORE_SIGN)[me]
                 done += k
                 if work >= work_limit or (deadline is not None and time.perf_counter() > deadline):
                     break

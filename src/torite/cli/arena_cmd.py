@@ -85,6 +85,8 @@ def format_table(out: dict[str, Any]) -> str:
         lines.append("  paired differences (points/round, per deal):")
         for p in out["pairs"]:
             lo, hi = p["ci95"]
-            verdict = "better" if lo > 0 else "worse" if hi < 0 else "not separated"
+            sign = out.get("score_sign", 1)  # penalty points: fewer is better
+            verdict = "better" if sign * lo > 0 and sign * hi > 0 else (
+                "worse" if sign * lo < 0 and sign * hi < 0 else "not separated")
             lines.append(f"    {p['a']} − {p['b']}: {p['diff']:+.2f}  [{lo:+.2f}, {hi:+.2f}]  ({p['a']} {verdict})")
     return "\n".join(lines)

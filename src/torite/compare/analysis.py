@@ -159,12 +159,14 @@ def metrics_for(exp: Experiment) -> list[Metric]:
     if exp.skill is not None:
         plan = seatings(2, n)
         strong, weak = exp.skill
+        sign = game_class(exp.game_id).SCORE_SIGN  # -1: penalty points, so the gap is weak − strong
+        unit = "points/round" if sign > 0 else "penalty points/round avoided"
         out += [
-            Metric("skill", f"skill: {strong} − {weak} (points/round)", "skill and luck", "points",
+            Metric("skill", f"skill: {strong} − {weak} ({unit})", "skill and luck", "points",
                    f"{strong} beats {weak} by", "points a round more", "points a round less",
                    f"Duplicate play: each deal is played under every seating of {strong} and {weak}; "
                    f"the mean round points of {strong} less those of {weak}. Larger: skill matters more.",
-                   lambda u: _skill(u, plan)),
+                   lambda u: sign * _skill(u, plan)),
             Metric("luck", "luck: share of variance from the deal", "skill and luck", "share",
                    "the deal explains {x} of the variance of a seat's round score against {y} in {base}",
                    "more (luck weighs more)", "less (luck weighs less)",

@@ -187,6 +187,9 @@ class Game(ABC):
     title: ClassVar[str]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]]
     STAT_KEYS: ClassVar[tuple[str, ...]] = ()
+    #: +1 when a seat wants more points, -1 when points are penalties (Hearts): the search bots
+    #: maximise ``SCORE_SIGN * score`` and the arena calls the lower scorer the better bot.
+    SCORE_SIGN: ClassVar[int] = 1
 
     def __init__(self, options: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         given = dict(options or {}) | kwargs

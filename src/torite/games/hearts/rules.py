@@ -70,6 +70,7 @@ class Hearts(TrickGame):
     )
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("moons", "tricks")
+    SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
     BOT = "torite.games.hearts.bot:HeartsBot"
     FIELDS = (
         Field("pass_direction", "str"),         # none, left, across, right
