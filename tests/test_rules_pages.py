@@ -35,7 +35,7 @@ from torite.engine.base import Game, OptionSpec
 from torite.engine.registry import game_class
 from torite.server.markdown import to_html
 
-GAMES = ("trick-of-the-dead", "kaedama", "seconds", "good-cop")
+GAMES = ("trick-of-the-dead", "kaedama", "seconds", "good-cop", "hearts", "glapgos", "umbridge", "mighty")
 LANGS = ("en", "ja")
 
 WORDS: dict[str, int] = {
