@@ -153,7 +153,7 @@
       "setting.bot_delay": "ボットの考慮時間（秒）",
       "setting.bot_delay.help": "ボットは動く前にこの時間待ちます。出されたカードを目で追えます。",
       "setting.idle_seconds": "放置タイムアウト（秒、0 = なし）",
-      "setting.idle_seconds.help": "この時間操作しなかったプレイヤーは、戻るまでボット（normal）が代わりに打ちます。",
+      "setting.idle_seconds.help": "この時間操作しなかったプレイヤーは、戻るまでボット（ふつう）が代わりに打ちます。",
       "bot.random": "ランダム",
       "bot.easy": "やさしい",
       "bot.normal": "ふつう",
@@ -589,7 +589,7 @@
   }
 
   window.Torite = {
-    cardText, richText, glossary, notice, LANGS,
+    cardText, richText, glossary, notice, LANGS, STRINGS,
     t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction,
     setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL,
   };

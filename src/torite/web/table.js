@@ -1042,7 +1042,7 @@
     });
     // a gone player's countdown ticks between messages
     setInterval(() => { if (last && (last.idle_deadlines || []).some((d) => typeof d === "number")) renderSeats(last, last.obs || {}); }, 1000);
-    window.__torite = { state: () => last, seat: () => me };
+    window.__torite = { state: () => last, seat: () => me, lines: () => logLines };
     // the game's words (labels in every language); until they come, the notation is shown
     fetch("/api/games").then((r) => r.json()).then((data) => {
       T.setGames(data.games);
