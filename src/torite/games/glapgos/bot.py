@@ -28,7 +28,7 @@ from torite.games.glapgos.rules import PASS, TAKE_FACED, TAKE_UNSEEN
 #: solve the tricks exactly from this many cards a hand down
 TRICK_SOLVE: int = 7
 #: solve the play-off exactly while both hands together hold at most this many cards
-CLIMB_SOLVE: int = 14
+CLIMB_SOLVE: int = 12
 #: unseen cards sampled to value "a card from the stock"
 SAMPLES: int = 10
 #: meld points a rank step of a bid card is worth for the play-off hand
