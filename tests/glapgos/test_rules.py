@@ -596,3 +596,19 @@ def test_bid_actions_name_cards_in_the_notation_of_the_issue() -> None:
     assert Action.parse("bid 10C") in st.legal_actions(0)
     assert str(Action.parse("play 7C 7H")) == "play 7C 7H"
     assert [str(x) for x in (TAKE_FACED, TAKE_UNSEEN, PASS)] == ["take FACED", "take UNSEEN", "pass"]
+
+
+def test_the_ace_is_high_in_all_three_phases() -> None:
+    assert auction_winner((c("AC"), c("KS")), c("2D")) == (0, "rank")
+    st = _trick_state()  # seat 0: 2H and spades 3-A; seat 1: 2S and hearts 3-A
+    do(st, 0, "play 2H")
+    do(st, 1, "play AH")
+    assert st.tricks_won == [0, 1]
+    do(st, 1, "play 2S")
+    do(st, 0, "play AS")
+    assert st.tricks_won == [1, 1]
+    po = _playoff("2C 2D 2H 2S 3C 3D 3H 3S 4C 4D 4H 4S KC", "AC AD AH 6S 7C 7D 7H 7S 8C 8D 8H 8S 9C")
+    do(po, 0, "play KC")
+    assert "play AC" in {str(a) for a in po.legal_actions(1)}
+    do(po, 1, "play AC")
+    assert po.legal_actions(0) == [PASS]  # nothing beats an ace; a 2 is the lowest card
