@@ -4,6 +4,12 @@ Rules of thumb from the source's strategy section: bury high clubs, take diamond
 cheaply, dodge club tricks, dump clubs when void, keep hearts to survive, spend a joker on a
 rich trick, declare the longest strong suit as trump, and call diamonds on a led joker so the
 others must feed it.
+
+With the ``open_graveyard`` option the observation shows the graveyard's order, so the bot
+also knows which card a pair in the trick would raise and that it goes to the trick's winner:
+it reaches for a trick that raises a joker, a high diamond or a heart, lets one that raises a
+club go, and pairs a rank (or declines to) accordingly.  With a closed graveyard nothing of
+this applies and it plays exactly as the rules of thumb above.
 """
 
 from __future__ import annotations
@@ -90,8 +96,11 @@ class TrickOfTheDeadBot(Bot):
         last = len(trick) == n - 1
         seen = sum(1 << parse_card(c) for t in obs["tricks"] for c in t["cards"])
         seen |= sum(1 << c for c in trick)
+        # an open graveyard's cards cannot be played in this trick (a zombie rises after it)
+        seen |= sum(1 << parse_card(c) for c in obs.get("graveyard") or ())
         mine = sum(1 << parse_card(c) for c in obs["hand"])
         my_zombies = sum(1 << parse_card(c) for c in obs["zombies"][self.seat])
+        rising = self._rising(obs)
         best_action, best_value = legal[0], float("-inf")
         for a in legal:
             c = a.card
@@ -103,11 +112,15 @@ class TrickOfTheDeadBot(Bot):
                 lead_suit = led if led >= 0 else c // 13
                 wins = winning_index(cards, lead_suit, trump_now) == len(trick)
                 base = sum(pts[x] for x in cards)
+                # a pair already on the table raises the open graveyard's top card for the winner
+                raised = self._zombie_value(rising, obs) if rising >= 0 and self._has_pair(cards) else 0.0
                 if wins:
                     zombie = bool(my_zombies >> c & 1)
                     gain: float = base + (5 if c >= 52 else 0)
                     if zombie:
                         gain += sum(pts[x] for x in cards if 13 <= x < 26)
+                    if raised:
+                        gain += raised
                     if not last:
                         sure = self._is_top(c, lead_suit, trump_now, seen | mine)
                         gain = gain * (0.85 if sure else 0.45) - (0 if sure else 2)
@@ -117,9 +130,41 @@ class TrickOfTheDeadBot(Bot):
                     # an unwinnable trick is a place to dump clubs
                     if c < 13:
                         value += 1.5
+                    if raised:
+                        # an opponent gets the zombie: worse for us, but only by half (two rivals)
+                        value -= raised * 0.5
             if value > best_value:
                 best_action, best_value = a, value
         return best_action
+
+    def _rising(self, obs: Mapping[str, Any]) -> int:
+        """The card a pair would raise next: the open graveyard's top, or -1 (closed or empty)."""
+        grave = obs.get("graveyard")
+        return parse_card(grave[0]) if grave else -1
+
+    @staticmethod
+    def _has_pair(cards: Sequence[int]) -> bool:
+        ranks = [c % 13 for c in cards if c < 52]
+        return len(set(ranks)) < len(ranks)
+
+    def _zombie_value(self, card: int, obs: Mapping[str, Any]) -> float:
+        """What a card rising into our hand is worth, in points of the round.
+
+        A risen card is one card more than the others hold, so it can be kept to the end of the
+        round if it is bad, or spent where it pays: a joker wins a trick with its +5 and the
+        zombie doubling, a high diamond wins a doubled diamond trick, a heart is a survival
+        bonus, and a club is a penalty card that a must-follow may force into our own trick.
+        """
+        if card >= 52:
+            return 9.0
+        suit, rank = card // 13, card % 13 + 2
+        if suit == DIAMONDS:
+            return 1.0 + max(0, rank - 8) * 1.2
+        if suit == HEARTS:
+            return 0.5 + (3 if obs["options"]["survival"] else 2) * 0.8
+        if suit == CLUBS:
+            return -1.0 - rank / 13 - (1 if obs["options"]["survival"] else 0) * 0.5
+        return 0.5 + max(0, rank - 10) * 0.5
 
     def _is_top(self, c: int, led: int, trump_now: int, known: int) -> bool:
         """Whether no unseen card can beat ``c`` (jokers aside, which we cannot see)."""
