@@ -170,7 +170,7 @@ def _digest(options: dict[str, Any], seeds: range) -> str:
 
 #: digests of the bot's play before it read the graveyard (commit 1aec99c): a closed graveyard
 #: must keep every decision of those games
-CLOSED_BEFORE = {
+CLOSED_BEFORE: dict[str, tuple[dict[str, Any], str]] = {
     "base": ({}, "588caa7080b781d8"),
     "survival": ({"survival": True}, "52c24cb1a2ace83a"),
     "two players": ({"players": 2}, "3ba8a2138c440601"),
