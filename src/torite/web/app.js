@@ -154,6 +154,7 @@
       b.type = "button";
       b.dataset.game = g.id;
       b.textContent = T.gameTitle(g.id, g.title);
+      if (g.id === $("game").value) li.className = "current";
       b.addEventListener("click", () => {
         $("game").value = g.id;
         $("game").dispatchEvent(new Event("change"));
@@ -301,7 +302,7 @@
     renderGames();
     renderGameList();
     loadReports();
-    sel.addEventListener("change", () => { $("options").innerHTML = ""; renderOptions(); preview(); });
+    sel.addEventListener("change", () => { $("options").innerHTML = ""; renderOptions(); renderGameList(); preview(); });
     $("lobby").addEventListener("submit", create);
     $("show-rules").addEventListener("click", showRules);
     renderOptions();

@@ -253,6 +253,11 @@
     return Math.PI / 2 + (r * 2 * Math.PI) / n;
   }
 
+  // a phone: the seats sit further out, the trick closer in, so neither covers the other
+  function narrow() {
+    return window.matchMedia("(max-width: 760px)").matches;
+  }
+
   function place(node, seat, n, rx, ry) {
     const a = angleOf(seat, n);
     node.style.left = (50 + rx * Math.cos(a)) + "%";
@@ -327,7 +332,7 @@
       const s = m.seats[i] || {};
       const d = el("div", "seat");
       d.dataset.seat = String(i);
-      place(d, i, n, 36, 40);
+      place(d, i, n, 36, narrow() ? 44 : 40);
       const gone = s.kind === "human" && !s.connected && !m.over;
       if (i === me) d.classList.add("me");
       if (m.to_act.includes(i) && !m.over) d.classList.add("turn");
@@ -375,7 +380,7 @@
       cards.forEach((c, k) => {
         const seat = Array.isArray(t.seats) ? t.seats[k] : (Number.isInteger(t.leader) ? (t.leader + k) % n : k);
         const node = trickCard(c === null ? null : String(c), seat);
-        place(node, seat, n, 15, 19);
+        place(node, seat, n, 15, narrow() ? 14 : 19);
         if (seat === t.winner) node.classList.add("winner");
         box.appendChild(node);
       });
@@ -393,7 +398,7 @@
     trick.forEach((e, k) => {
       const seat = typeof e === "object" && e !== null && e.seat !== undefined ? e.seat : (lead !== null ? (lead + k) % n : null);
       const node = trickCard(e, seat);
-      if (seat !== null) place(node, seat, n, 15, 19);
+      if (seat !== null) place(node, seat, n, 15, narrow() ? 14 : 19);
       const key = seat + ":" + (typeof e === "string" ? e : e.card);
       shown.add(key);
       if (!liveShown.has(key) && !reducedMotion && seat !== null) {
@@ -514,9 +519,7 @@
 
   // One line per event; a round's start and a trick's end mark separators.
   function logItem(line) {
-    const li = rich("li", "kind-" + (line.kind || "event"), T.byLang(line.text));
-    li.value = line.i + 1;
-    return li;
+    return rich("li", "kind-" + (line.kind || "event"), T.byLang(line.text));
   }
 
   function renderLog(newLines) {
