@@ -140,10 +140,13 @@ class TableApp(App[Record | None]):
         self.draw()
         while (seat := s.bot_to_act()) is not None:
             if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
+                # a trick just taken stays on the table a little longer, to be read
+                taken = bool(s.state.events) and s.state.events[-1].kind == "trick"
+                await asyncio.sleep(self.bot_delay * (3 if taken else 1))
             action = await asyncio.to_thread(s.bot_decision, seat)
             s.apply(seat, action)
-            self.draw()
+            if self.bot_delay > 0:  # without a pause nobody could see the step: draw once at the end
+                self.draw()
             if not await self.round_summary():
                 return
         if s.state.is_over():
@@ -169,6 +172,7 @@ class TableApp(App[Record | None]):
                                                        self.summary_body(obs), self.w["continue"]))
         if not go:
             self.finish()
+            self.exit(self.session.record)
             return False
         self.ui = "busy"
         self.draw()
