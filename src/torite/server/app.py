@@ -71,6 +71,13 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
 ]
 
+REPORT_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+     b"object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"),
+    *SECURITY_HEADERS[1:],
+]
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -89,9 +96,12 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        # a ready-made report is a page of its own (tables and figures with their own styles)
+        extra = REPORT_HEADERS if str(scope.get("path", "")).startswith("/reports/") else SECURITY_HEADERS
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
+                message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
@@ -122,7 +132,44 @@ async def index_page(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
+    if await manager_of(request).get(request.path_params["table_id"]) is None:
+        # a mistyped or expired link: say so plainly, in the reader's language, with the way back
+        return FileResponse(WEB_DIR / "notfound.html", status_code=404, headers={"cache-control": "no-cache"})
     return FileResponse(WEB_DIR / "table.html", headers={"cache-control": "no-cache"})
+
+
+# ------------------------------------------------------------------ ready-made reports
+def _reports_dir(request: Request) -> Path | None:
+    d: Path | None = request.app.state.reports_dir
+    return d if d is not None and d.is_dir() else None
+
+
+async def list_reports(request: Request) -> Response:
+    """The reports ``scripts/make_reports.py`` left in the reports folder (none: an empty list)."""
+    d = _reports_dir(request)
+    index = d / "index.json" if d is not None else None
+    if index is None or not index.is_file():
+        return JSONResponse({"reports": []})
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        log.exception("reports index %s cannot be read", index)
+        return JSONResponse({"reports": []})
+    reports = [{"title": str(r.get("title", r["file"])), "game": str(r.get("game", "")),
+                "url": "/reports/" + str(r["file"])}
+               for r in (data if isinstance(data, list) else [])
+               if isinstance(r, dict) and isinstance(r.get("file"), str) and "/" not in r["file"]
+               and not r["file"].startswith(".")]
+    return JSONResponse({"reports": reports})
+
+
+async def report_file(request: Request) -> Response:
+    d = _reports_dir(request)
+    name = request.path_params["name"]
+    # one folder, plain file names: nothing outside it can be named
+    if d is None or "/" in name or "\\" in name or name.startswith(".") or not (d / name).is_file():
+        return error("not_found", "no such report", 404)
+    return FileResponse(d / name, headers={"cache-control": "no-cache"})
 
 
 # ------------------------------------------------------------------ games
@@ -281,6 +328,31 @@ async def post_action(request: Request) -> Response:
     return JSONResponse({"ok": True, "action": canonical, "n": len(table.actions)})
 
 
+async def rematch(request: Request) -> Response:
+    """The same players at a new table; the asker must hold a seat of the finished one."""
+    table = await _table_or_404(request)
+    if isinstance(table, Response):
+        return table
+    manager = manager_of(request)
+    try:
+        body = await read_json(request)
+    except TableError as e:
+        return error(e.code, str(e))
+    if not isinstance(body, dict):
+        return error("bad_request", "send {\"seat\": n, \"token\": \"…\"}")
+    seat = body.get("seat")
+    if not manager.check_token(table, seat, body.get("token")):
+        return error("bad_token", "a rematch needs a seat's token", 403)
+    try:
+        new = await manager.rematch(table)
+    except TableError as e:
+        return error(e.code, str(e), 409 if e.code == "not_finished" else 503 if e.code == "too_many_tables" else 400)
+    assert table.rematch is not None and isinstance(seat, int)
+    token = table.rematch[1].get(seat)
+    path = f"/t/{new.id}" + (f"#seat={seat}&token={token}" if token else "#watch")
+    return JSONResponse({"id": new.id, "path": path}, status_code=201)
+
+
 # ------------------------------------------------------------------ websocket
 async def _writer(ws: WebSocket, table: LiveTable, conn: Connection) -> None:
     """Send queued replies, then the newest state whenever the table changed."""
@@ -393,8 +465,9 @@ async def table_socket(ws: WebSocket) -> None:
 # ------------------------------------------------------------------ app
 def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4,
                limits: ServerLimits | None = None,
-               max_tables: int = 2000) -> Starlette:
-    """The app on a database URL (default ``sqlite:///torite.db``) or on a given store."""
+               max_tables: int = 2000, reports_dir: str | Path | None = "var/reports") -> Starlette:
+    """The app on a database URL (default ``sqlite:///torite.db``) or on a given store;
+    ``reports_dir`` is served at ``/reports/`` when it exists (None: never)."""
     own_store = store is None
     limits = limits if limits is not None else ServerLimits()
 
@@ -425,10 +498,14 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/record", table_record),
         Route("/api/tables/{table_id}/actions", post_action, methods=["POST"]),
+        Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
+        Route("/api/reports", list_reports),
+        Route("/reports/{name}", report_file),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan, max_body_size=64 * 1024)
+    app.state.reports_dir = Path(reports_dir) if reports_dir is not None else None
     app.state.limits = limits
     app.state.table_limiter = limits.table_limiter()
     app.add_middleware(SecurityHeaders)
