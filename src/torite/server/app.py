@@ -57,6 +57,8 @@ from torite.server.tables import SETTINGS, Connection, LiveTable, TableError, Ta
 log = logging.getLogger("torite.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: where scripts/make_reports.py writes the ready-made reports: var/reports at the checkout's root
+REPORTS_DIR = Path(__file__).resolve().parents[3] / "var" / "reports"
 LANGS = ("en", "ja", "ko")
 MAX_MESSAGE = 4096
 
@@ -465,7 +467,7 @@ async def table_socket(ws: WebSocket) -> None:
 # ------------------------------------------------------------------ app
 def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4,
                limits: ServerLimits | None = None,
-               max_tables: int = 2000, reports_dir: str | Path | None = "var/reports") -> Starlette:
+               max_tables: int = 2000, reports_dir: str | Path | None = REPORTS_DIR) -> Starlette:
     """The app on a database URL (default ``sqlite:///torite.db``) or on a given store;
     ``reports_dir`` is served at ``/reports/`` when it exists (None: never)."""
     own_store = store is None
