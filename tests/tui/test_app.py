@@ -20,7 +20,7 @@ from textual.widgets import Static
 from torite.cards import card_str
 from torite.cli.tui import Session, TableApp
 from torite.cli.tui.screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
-from torite.cli.tui.widgets import GridView, HandView
+from torite.cli.tui.widgets import ChoiceBar, GridView, HandView
 from torite.cli.tui.words import words
 from torite.engine.base import Action
 from torite.engine.labels import languages
@@ -106,8 +106,18 @@ async def enter(pilot: Any, app: TableApp, action: Action) -> None:
     buttons = d.buttons
     if action in buttons:
         i = buttons.index(action)
-        assert i < 10, "more than ten buttons"
-        await pilot.press(str(i + 1) if i < 9 else "0")
+        if i < 10:
+            await pilot.press(str(i + 1) if i < 9 else "0")
+            return
+        bar = app.query_one(ChoiceBar)  # past ten: Tab to the buttons, arrows, Enter
+        for _ in range(4):
+            if app.focused is bar:
+                break
+            await pilot.press("tab")
+        assert app.focused is bar
+        while bar.cursor != i:
+            await pilot.press("right")
+        await pilot.press("enter")
         return
     for mp in d.singles.values():
         if action.card in mp and mp[action.card] == action:
@@ -359,6 +369,8 @@ def test_decisions_are_grouped_by_their_form() -> None:
     assert set(d.named["call"]) == {Action.parse("call QS").card, Action.parse("call AS").card}
     d = group([Action.parse("bury AS KH"), Action.parse("trump S")], ["AS", "KH", "2C"])
     assert d.multis["bury"].count == 2 and d.others == [Action.parse("trump S")]
+    d = group([Action.parse("discard AS"), Action.parse("discard AS KH 2C")], ["AS", "KH", "2C"])
+    assert d.singles["discard"] and d.multis["discard"].count == 3
     d = group([Action.parse("play AS"), Action.parse("lead AS"), Action.parse("play 2C")], ["AS", "2C"])
     assert [card_str(c) for c in d.playable] == ["2C"] and len(d.others) == 2
 

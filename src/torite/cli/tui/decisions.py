@@ -80,6 +80,7 @@ def group(legal: Sequence[Action], hand: Sequence[str]) -> Decision:
             one_card.setdefault(a.kind, {})[a.card] = a
         elif n >= 2 and not a.arg:
             m = d.multis.setdefault(a.kind, Multi(a.kind, n))
+            m.count = max(m.count, n)  # sets of several sizes: up to the largest, confirmed exactly
             m.cards.update(iter_bits(a.cards))
             m.combos[a.cards] = a
         elif n == 0 and (bid := BID.match(a.arg)):
