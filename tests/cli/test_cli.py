@@ -194,3 +194,19 @@ def test_the_terminal_plays_kaedama_in_japanese_from_the_command(tmp_path: Path,
                   "最終得点："):
         assert words in out, words
     assert main(["replay", str(tmp_path / "kaedama-3.json")]) == 0
+
+
+def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: Path) -> None:
+    from torite.engine.labels import languages
+
+    game = make_game("kaedama", {"rounds": 1})
+    if "ko" not in languages(game):
+        pytest.skip("no Korean labels for kaedama yet")
+    out = io.StringIO()
+    rec = play_terminal(game, 0, ["random", "random"], 2, records=tmp_path, out=out, ask=lambda _: "1", lang="ko")
+    text = out.getvalue()
+    assert rec.result is not None
+    for words in ("당신은 0번 자리입니다", "내 손패", "최종 점수", "기록을 저장했습니다"):
+        assert words in text, words
+    for english in ("your hand", "Final scores", "Record saved"):
+        assert english not in text, english

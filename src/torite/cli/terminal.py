@@ -70,6 +70,29 @@ WORDS: dict[str, dict[str, str]] = {
         "pick": "1から{n}までの数字を選んでください",
         "bot_name": "席{seat}（{bot}）",
     },
+    "ko": {
+        "help": "행동을 입력하세요: 카드(10D, QS, JK1), 여러 장의 카드(KC QC), 무늬 글자(S), 또는\n"
+                "대괄호 안의 표기([play 10D], [pass]). 숫자를 입력하면 선택지 목록에서 그 번호를 고릅니다.\n"
+                "그 밖의 명령: hand(손패), last(직전 트릭), help(이 도움말), quit(종료).",
+        "intro": "{title}: 당신은 {seat}번 자리입니다. {others}",
+        "other": "{seat}번 자리는 {who}",
+        "list_sep": ", ",
+        "help_hint": "입력 방법은 help 로 볼 수 있습니다.",
+        "round_line": "{round}라운드 · 딜러 {dealer} · 점수 {scores}",
+        "trick": "트릭",
+        "your_hand": "내 손패",
+        "choose": "선택지",
+        "many": "{kind}: 선택지 {n}가지 (예: '{example}')",
+        "last_trick": "직전 트릭",
+        "won_by": "{cards} ({who} 승리)",
+        "none_yet": "아직 없습니다",
+        "final": "최종 점수: {scores}",
+        "winner": "승자: {who}",
+        "unfinished": "게임이 끝나지 않은 채 종료되었습니다.",
+        "saved": "기록을 저장했습니다: {path} (다시 보기: torite replay {path})",
+        "pick": "1부터 {n}까지의 숫자를 고르세요",
+        "bot_name": "{seat}번 자리({bot})",
+    },
 }
 
 
