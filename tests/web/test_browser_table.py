@@ -70,6 +70,8 @@ def test_a_finished_trick_stays_with_its_winner_marked_until_a_click_and_the_log
     page.goto(t["seats"][0]["url"])
     d = wait_turn_or_over(page)
     assert page.title().startswith("▶ Your turn · Trick of the Dead")
+    page.click("#btn-sound")  # a soft chime from now on, made in the page (nothing is fetched)
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
     take_turn(page)  # the burial
     for _ in range(30):
         d = wait_turn_or_over(page)
@@ -80,6 +82,7 @@ def test_a_finished_trick_stays_with_its_winner_marked_until_a_click_and_the_log
             assert "winning the trick" in page.inner_text("#prompt")
         take_turn(page)
     page.wait_for_selector("#ring.paused")
+    assert int(page.evaluate("() => document.documentElement.dataset.chimes || '0'")) >= 1
     done = [x for x in lines(page) if x["kind"] == "trick"][-1]["data"]
     cards = page.locator("#trick .trick-card")
     assert cards.count() == 3

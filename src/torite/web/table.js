@@ -37,6 +37,8 @@
   let roundTricks = [];     // tricks won this round by seat, counted from the trick lines
   let lastSummary = null;   // the newest summary, for the "Summary" button at the end
   let wasMyTurn = false;
+  let chimedAt = -1;        // the action count at which "your turn" was last signalled
+  let actedAt = -2;         // the action count when we last acted
   let audio = null;
   // ------------------------------------------------------------ credentials
   // An invitation link carries the seat's token after the "#".  The page keeps it in this
@@ -99,6 +101,7 @@
     busy = true;
     selection = null;
     pendingCard = null;
+    actedAt = last ? last.n : -2;
     send({ type: "act", action: text });
     renderActions();
   }
@@ -302,7 +305,9 @@
     main.dataset.phase = obs.phase || "";
     const title = T.gameTitle(m.game, m.title);
     document.title = (mine ? "▶ " + T.t("table.your_turn") + " · " : "") + title + " · torite";
-    if (mine && !wasMyTurn) chime();
+    // a new decision: not a re-render, not the next step of one's own move
+    if (mine && m.n !== chimedAt && !(wasMyTurn && m.n === actedAt + 1)) chime();
+    if (mine) chimedAt = m.n;
     wasMyTurn = mine;
     $("title").textContent = title;
     renderSeats(m, obs);
