@@ -21,6 +21,7 @@ the next one): ``hands`` (five lists of ten cards) and ``kitty`` (three cards).
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -60,6 +61,16 @@ DISCARD_ACTIONS: Final = tuple(Action("discard", 1 << c) for c in range(53))
 
 
 # --------------------------------------------------------------------------- pure rules
+def _bid_table() -> tuple[tuple[int, ...], tuple[Action, ...]]:
+    """Every bid from 12 to 20, lowest first (suits of a number together, then its no-trump)."""
+    bids = sorted((n * 2 + (d == "NT"), DENOMS.index(d), n, d) for n in range(12, 21) for d in DENOMS)
+    return tuple(b[0] for b in bids), tuple(Action("bid", 0, f"{b[2]} {b[3]}") for b in bids)
+
+
+BID_RANKS, BID_ACTIONS = _bid_table()
+FIRST_13: Final = 5  # index of the first bid of 13 (before it: 12 in each suit, then 12 NT)
+
+
 def contract_text(number: int, denom: str) -> str:
     return f"{number} {denom}"
 
@@ -416,13 +427,12 @@ class MightyState(TrickState):
                 and may_declare_deal_miss(self.hands[seat])):
             out.append(DEALMISS)
         low = -1 if self.high_bid is None else bid_rank(*parse_contract(self.high_bid))
-        opening_nt = self.game.options["nt_min12"] and self.high_bid is None
-        for number in range(12, MAX_BID + 1):
-            for denom in DENOMS:
-                if number < self.minimum and not (opening_nt and denom == NT):
-                    continue
-                if bid_rank(number, denom) > low:
-                    out.append(Action("bid", 0, contract_text(number, denom)))
+        start = bisect_right(BID_RANKS, low)
+        if self.minimum > 12:
+            if self.high_bid is None and self.game.options["nt_min12"]:
+                out.append(BID_ACTIONS[FIRST_13 - 1])  # an opening 12 no-trump
+            start = max(start, FIRST_13)
+        out.extend(BID_ACTIONS[start:])
         out.append(PASS)
         return out
 
