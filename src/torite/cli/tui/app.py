@@ -96,6 +96,7 @@ class TableApp(App[Record | None]):
         self._buttons: list[tuple[str, Callable[[], None]]] = []
         self.saved: Path | None = None
         self._bid_shape: dict[str, tuple[set[int], list[str]]] = {}
+        self._shown: dict[str, str] = {}
         self._drawn = False
 
     # ------------------------------------------------------------ layout
@@ -329,10 +330,13 @@ class TableApp(App[Record | None]):
             self.selected = set()
         if mine and self.selecting is None and not d.singles and d.multis:
             self.selecting = next(iter(d.multis))
-        self.query_one("#top", Static).update(self.header(obs))
-        self.query_one("#ring", Static).update(self.ring(obs))
-        self.query_one("#status", Static).update(self.status(obs))
-        self.query_one("#strip", Static).update(Text("\n".join(x.text for x in s.log[-3:])))
+        self.put("#top", self.header(obs))
+        ring_key = repr((s.lang, s.state.is_over(), [obs.get(k) for k in self._RING_KEYS]))
+        if self._shown.get("#ring-key") != ring_key:  # the ring is the costly one: drawn on change
+            self._shown["#ring-key"] = ring_key
+            self.query_one("#ring", Static).update(self.ring(obs))
+        self.put("#status", self.status(obs))
+        self.put("#strip", Text("\n".join(x.text for x in s.log[-3:])))
         if self.screen.has_class("wide"):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
                                                               self.last_trick()))
@@ -340,10 +344,9 @@ class TableApp(App[Record | None]):
                                                                self.score_sheet()))
             self.query_one("#side-log", Static).update(Group(Text(""), Text(self.w["log"], style="bold"),
                                                              Text("\n".join(x.text for x in s.log[-12:]))))
-        self.query_one("#keys", Static).update(self.key_hints())
-        prompt = self.query_one("#prompt", Static)
-        prompt.update(self.prompt(obs))
-        prompt.set_class(mine, "mine")
+        self.put("#keys", self.key_hints())
+        self.put("#prompt", self.prompt(obs))
+        self.query_one("#prompt", Static).set_class(mine, "mine")
         hand = self.query_one(HandView)
         cards = sorted((parse_card(c) for c in obs.get("hand") or []), key=s.game.sort_key)
         if self.selecting is not None:
@@ -356,6 +359,15 @@ class TableApp(App[Record | None]):
             self.focus_decision()
             # a control just shown takes focus only once its style shows it
             self.call_after_refresh(self.focus_decision)
+
+    _RING_KEYS = ("to_act", "trick", "tricks", "hand_sizes", "tricks_won", "scores", "dealer", "led")
+
+    def put(self, selector: str, text: Text) -> None:
+        """Update a Static only when its text changed: each update costs a layout."""
+        key = text.markup
+        if self._shown.get(selector) != key:
+            self._shown[selector] = key
+            self.query_one(selector, Static).update(text)
 
     def focus_decision(self) -> None:
         if self.ui != "input":

@@ -69,14 +69,20 @@ class HandView(Widget, can_focus=True):
 
     def show(self, cards: Iterable[int], active: Iterable[int], *, selecting: bool = False,
              selected: Iterable[int] = ()) -> None:
-        self.cards = list(cards)
+        new = list(cards)
+        resized = len(new) != len(self.cards)
+        same = (new == self.cards and set(active) == self.active and selecting == self.selecting
+                and set(selected) == self.selected)
+        self.cards = new
         self.active = set(active)
         self.selecting = selecting
         self.selected = set(selected)
         order = [c for c in self.cards if c in self.active]
         if self.cursor not in order:
             self.cursor = order[0] if order else None
-        self.refresh(layout=True)
+        elif same:
+            return
+        self.refresh(layout=resized)
 
     @property
     def order(self) -> list[int]:
@@ -187,6 +193,8 @@ class GridView(Widget, can_focus=True):
         self._head = 0
 
     def show(self, title: Text, rows: list[tuple[Text, list[Cell]]]) -> None:
+        if not rows and not self.rows:
+            return
         same_shape = [len(r[1]) for r in rows] == [len(r[1]) for r in self.rows]
         self.title = title
         self.rows = rows
@@ -196,7 +204,7 @@ class GridView(Widget, can_focus=True):
         if not same_shape or not (r < len(rows) and c < len(rows[r][1]) and rows[r][1][c].action):
             first = [(i, j) for i, (_, cells) in enumerate(rows) for j, cell in enumerate(cells) if cell.action]
             self.cursor = first[0] if first else (0, 0)
-        self.refresh(layout=True)
+        self.refresh(layout=not same_shape)
 
     def action_move(self, dr: int, dc: int) -> None:
         if not self.rows:
@@ -284,8 +292,9 @@ class ChoiceBar(Widget, can_focus=True):
         self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, index)
 
     def show(self, items: list[str]) -> None:
-        if items != self.items:
-            self.cursor = 0
+        if items == self.items:
+            return
+        self.cursor = 0
         self.items = items
         self.refresh(layout=True)
 
