@@ -389,7 +389,9 @@ class TableApp(App[Record | None]):
         lab = s.labels
         parts = [lab.title]
         if isinstance(obs.get("round"), int):
-            parts.append(self.w["round"].format(n=obs["round"] + 1))
+            m = obs.get("max_rounds")
+            parts.append(self.w["of_rounds"].format(n=obs["round"] + 1, m=m) if isinstance(m, int)
+                         else self.w["round"].format(n=obs["round"] + 1))
         if isinstance(obs.get("phase"), str):
             parts.append(lab.phase_name(obs["phase"]))
         if isinstance(obs.get("dealer"), int):
