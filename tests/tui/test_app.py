@@ -403,3 +403,12 @@ def test_the_rules_view_shows_japanese_bold_as_bold_not_asterisks(tmp_path: Path
 
     text = asyncio.run(run())
     assert "替え玉" in text and "**" not in text
+
+
+def test_the_same_seed_and_keys_give_the_same_game_bit_for_bit(tmp_path: Path) -> None:
+    records = []
+    for i in range(2):
+        app, _ = asyncio.run(play_by_keys("kaedama", "en", 9, tmp_path / str(i)))
+        assert isinstance(app.return_value, Record)
+        records.append(app.return_value.to_json())
+    assert records[0] == records[1]
