@@ -73,12 +73,13 @@ def format_table(out: dict[str, Any]) -> str:
     lines = [f"{out['game']}  {out['options']}",
              f"{out['deals']} deals × {len(out['seatings'])} seatings = {out['rounds']} rounds, "
              f"seed {out['seed']}, {out['seconds']:.0f} s"]
-    head = (f"  {'bot':<10} {'points/round':>12} {'95% interval':>18} {'wins':>7}"
+    w = max([10] + [len(r["name"]) for r in out["bots"]])  # names such as openspiel-ismcts
+    head = (f"  {'bot':<{w}} {'points/round':>12} {'95% interval':>18} {'wins':>7}"
             f"   {'s/decision':>10} {'p50':>8} {'p99':>8}")
     lines.append(head)
     for r in out["bots"]:
         lo, hi = r["ci95"]
-        lines.append(f"  {r['name']:<10} {r['points_per_round']:12.2f} {f'[{lo:.2f}, {hi:.2f}]':>18} "
+        lines.append(f"  {r['name']:<{w}} {r['points_per_round']:12.2f} {f'[{lo:.2f}, {hi:.2f}]':>18} "
                      f"{100 * r['win_rate']:6.1f}%   {r['seconds_per_decision']:10.4f} "
                      f"{r['seconds_per_decision_p50']:8.4f} {r['seconds_per_decision_p99']:8.4f}")
     if out["pairs"]:
