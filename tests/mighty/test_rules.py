@@ -139,6 +139,9 @@ def test_half_point_deal_miss_is_declared_by_choice_at_the_first_turn_only_m1() 
     assert state.to_act() == (4,)
     act(state, "bid 15 H")
     assert state.to_act() == (0,) and "dealmiss" not in legal(state, 0)  # seat 0 already bid
+    state = start([deal({0: weak}), deal({})], {"deal_miss": "half_point", "all_pass": "min12"})
+    act(state, "pass", "pass", "pass", "pass", "pass")
+    assert state.restarted and "dealmiss" not in legal(state, 0)  # not in the restarted election
 
 
 def test_explicit_deals_are_used_one_per_deal_attempt() -> None:

@@ -423,7 +423,7 @@ class MightyState(TrickState):
     # --------------------------------------------------------------- the election
     def legal_bid(self, seat: int) -> list[Action]:
         out = []
-        if (self.miss_rule == "half_point" and not any(s == seat for s, _ in self.auction)
+        if (self.miss_rule == "half_point" and not self.restarted and not any(s == seat for s, _ in self.auction)
                 and may_declare_deal_miss(self.hands[seat])):
             out.append(DEALMISS)
         low = -1 if self.high_bid is None else bid_rank(*parse_contract(self.high_bid))
