@@ -491,3 +491,18 @@ def test_stats_count_each_deal_and_a_thrown_in_deal_counts_zero() -> None:
     keep_both(state)
     act(state, (1, "pass"), (0, "pass"))
     assert state.counters["passed_out"] == 1 and state.counters["contract_level"] == 3
+
+
+def test_with_deals_0_an_unfinished_rubber_goes_on() -> None:
+    state = start([SPADES_TO_0] * 14, {"deals": 0}, dealer=0)
+    for _ in range(13):
+        keep_both(state)
+        act(state, (state.dealer, "pass"), (1 - state.dealer, "pass"))
+    assert not state.is_over() and len(state.round_scores) == 13 and state.scores == [0, 0]
+
+
+def test_the_umbrage_decisions_may_come_in_either_order() -> None:
+    one, two = start([mixed_deal()], dealer=0), start([mixed_deal()], dealer=0)
+    act(one, (0, "umbrage"), (1, "umbrage"))
+    act(two, (1, "umbrage"), (0, "umbrage"))
+    assert one.hands == two.hands and one.dummy == two.dummy and one.bridge == two.bridge
