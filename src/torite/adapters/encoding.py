@@ -110,13 +110,24 @@ _TRICK_KEYS = {"leader", "seats", "cards", "led", "winner", "points"}
 Vector = npt.NDArray[np.float32]
 
 
+_CARDS: dict[str, int | None] = {}
+
+
 def _card(text: Any) -> int | None:
+    """The card a text names, or None (memoised: encoding reads the same few texts all along)."""
     if not isinstance(text, str):
         return None
     try:
-        return parse_card(text)
+        return _CARDS[text]
+    except KeyError:
+        pass
+    try:
+        c: int | None = parse_card(text)
     except ValueError:
-        return None
+        c = None
+    if len(_CARDS) < 10_000:
+        _CARDS[text] = c
+    return c
 
 
 def _suit_index(text: Any) -> int:
@@ -436,10 +447,12 @@ class ObsSpec:
         self.card_segments = [(self.offset[k], blocks) for k, blocks in card_names.items()]
 
     def _cards(self, v: Vector, at: int, cards: Any) -> None:
+        """Mark cards: their indices are gathered and set in one go at the end of encode."""
+        pos, ones = self.pos, self._ones
         for t in cards:
-            c = _card(t)
-            if c is not None and c in self.pos:
-                v[at + self.pos[c]] = 1.0
+            i = pos.get(_card(t))  # type: ignore[arg-type]
+            if i is not None:
+                ones.append(at + i)
 
     def _one(self, v: Vector, name: str, i: Any) -> None:
         if isinstance(i, int) and not isinstance(i, bool) and i >= 0:
@@ -449,6 +462,7 @@ class ObsSpec:
         """The vector of one observation (``state.observation(seat)``)."""
         n, d = self.n, self.d
         v = np.zeros(self.size, np.float32)
+        self._ones: list[int] = []
         o = self.offset
         self._one(v, "seat", obs.get("seat"))
         phase = obs.get("phase")
@@ -496,6 +510,7 @@ class ObsSpec:
                     self._cards(v, o[f"trick.{k}"], (x,))
         for e in self.extras:
             self._extra(v, o[e.key], e, obs.get(e.key))
+        v[self._ones] = 1.0
         return v
 
     def _extra(self, v: Vector, at: int, e: _Extra, x: Any) -> None:
