@@ -35,7 +35,7 @@ def _dealt(game: object, seed: int) -> object:
 def test_pyspiel_random_simulation_test_passes(game_id: str) -> None:
     game = adapter.load(game_id)
     assert game.get_type().short_name == adapter.short_name(game_id)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 def test_every_game_is_registered_under_its_name_with_its_options() -> None:
@@ -137,3 +137,21 @@ def test_an_illegal_action_id_is_refused_and_changes_nothing() -> None:
     assert state.information_state_string(0) == before and set(state.legal_actions()) == legal
     assert state.history() == history
     assert state.action_to_string(state.current_player(), min(legal)).startswith(("play", "pass", "replace"))
+
+
+def test_a_public_observer_sees_what_a_spectator_sees_and_no_private_cards() -> None:
+    from open_spiel.python.observation import make_observation
+
+    game = adapter.load("hearts" if "hearts" in GAMES else "kaedama")
+    state = _dealt(game, 21)
+    for _ in range(9):
+        state.apply_action(state.legal_actions()[0])
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    public.set_from(state, 0)
+    hand = spec(game.torite_id).obs.offset["hand"]
+    assert not public.tensor[hand:hand + len(spec(game.torite_id).deck)].any()
+    assert public.string_from(state, 0) == public.string_from(state, 1)
+    with pytest.raises(ValueError, match="never"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))

@@ -95,7 +95,10 @@ class ToriteGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> ToriteObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return ToriteObserver(self)
+        private = getattr(iig_obs_type, "private_info", None)
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("torite observations never show every player's private cards")
+        return ToriteObserver(self, public_only=private == pyspiel.PrivateInfoType.NONE)
 
     def wrap(self, state: State, *, horizon: bool = False) -> ToriteState:
         """A pyspiel state around a torite state (a sampled world, say), its chance resolved.
@@ -263,10 +266,12 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
 
 class ToriteObserver:
     """The observer pyspiel asks for strings and tensors (information state and observation
-    alike: the seat's torite observation)."""
+    alike: the seat's torite observation; with ``public_only``, a spectator's, the same for
+    every player)."""
 
-    def __init__(self, game: ToriteGame) -> None:
+    def __init__(self, game: ToriteGame, *, public_only: bool = False) -> None:
         self.game = game
+        self.public_only = public_only
         self.tensor = np.zeros(game.spec.obs.size, np.float32)
         self.dict: dict[str, Any] = {
             name: self.tensor[offset:offset + size] for name, offset, size, _ in game.spec.obs.segments}
@@ -275,15 +280,15 @@ class ToriteObserver:
         if state.torite is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = self.game.spec.obs.encode(state.torite.observation(player))
+        self.tensor[:] = self.game.spec.obs.encode(state.torite.observation(None if self.public_only else player))
 
     def string_from(self, state: ToriteState, player: int) -> str:
-        return _observation_string(state, player)
+        return _observation_string(state, None if self.public_only else player)
 
 
-def _observation_string(state: ToriteState, player: int) -> str:
+def _observation_string(state: ToriteState, player: int | None) -> str:
     if state.torite is None:
-        return f"seat {player}: dealing"
+        return f"seat {player}: dealing" if player is not None else "dealing"
     return json.dumps(state.torite.observation(player), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
