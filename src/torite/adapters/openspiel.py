@@ -25,7 +25,8 @@ Information.  The information-state string of a seat is its torite observation a
 JSON: everything the seat may know, including the round's play history (every trick, who led,
 voids shown); the tensor is the observation vector of :mod:`torite.adapters.encoding`.  The
 observation string and tensor are the same (torite's observation is the information state of
-the round; earlier rounds show as scores).  ``resample_from_infostate(player, sampler)`` draws
+the round; earlier rounds show as scores).  A public observer (``private_info=NONE``) gets a
+spectator's observation; an all-players one is refused.  ``resample_from_infostate(player, sampler)`` draws
 a full state from torite's determinizer, built from that observation alone: the hidden cards
 dealt again consistent with every card seen, void shown and card pinned.
 
