@@ -207,3 +207,24 @@ def test_search_takes_a_rich_diamond_trick_with_the_winning_card(cls: type[Searc
     for seed in range(3):
         bot = cls(game, 0, random.Random(seed), iterations=200)
         assert str(bot.act(state.observation(0), legal)) == "play AD"
+
+
+def test_in_the_games_rule_bot_phases_the_search_levels_play_the_rule_bot() -> None:
+    """Mighty's election is left to the rules of thumb (``RULE_BOT_PHASES``); its card play is
+    searched."""
+    game = make_game("mighty")
+    assert "bid" in game.RULE_BOT_PHASES and "play" not in game.RULE_BOT_PHASES
+    state = game.new_state(5)
+    seat = state.to_act()[0]
+    obs, legal = state.observation(seat), state.legal_actions(seat)
+    assert obs["phase"] == "bid" and len(legal) > 1
+    bot = ISMCTSBot(game, seat, random.Random(1), iterations=50)
+    rule = game.rule_bot(seat, random.Random(2))
+    assert bot.act(obs, legal) == rule.act(obs, legal) and bot.last_iterations == 0
+    while state.observation(state.to_act()[0])["phase"] != "play":
+        s = state.to_act()[0]
+        state.apply(s, game.rule_bot(s, random.Random(3)).act(state.observation(s), state.legal_actions(s)))
+    s = state.to_act()[0]
+    searcher = ISMCTSBot(game, s, random.Random(1), iterations=50)
+    searcher.act(state.observation(s), state.legal_actions(s))
+    assert searcher.last_iterations > 0 or len(state.legal_actions(s)) == 1

@@ -138,6 +138,7 @@ class SearchBot(Bot):
         self.time_limit = time_limit
         self.rollout = rollout
         self.epsilon = epsilon
+        self._rule: Bot | None = None  # the rule-of-thumb bot, for the game's RULE_BOT_PHASES
         #: iterations (rollouts) run by the last decision, 0 when the action was forced
         self.last_iterations = 0
         #: the last decision's root statistics: action text -> (visits or rollouts, mean gain)
@@ -149,6 +150,12 @@ class SearchBot(Bot):
             self.last_root = {}
             return legal[0]
         rng = random.Random(self.rng.getrandbits(64))
+        if obs.get("phase") in self.game.RULE_BOT_PHASES:
+            self.last_iterations = 0
+            self.last_root = {}
+            if self._rule is None:
+                self._rule = self.game.rule_bot(self.seat, random.Random(self.rng.getrandbits(64)))
+            return self._rule.act(obs, legal)
         determinizer = self.game.determinizer(obs)
         sample: Callable[[random.Random], State] = determinizer.sample
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit

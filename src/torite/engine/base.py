@@ -190,6 +190,11 @@ class Game(ABC):
     #: +1 when a seat wants more points, -1 when points are penalties (Hearts): the search bots
     #: maximise ``SCORE_SIGN * score`` and the arena calls the lower scorer the better bot.
     SCORE_SIGN: ClassVar[int] = 1
+    #: Phases (``observation()["phase"]``) in which the search levels play the rule-of-thumb bot's
+    #: choice instead of searching: decisions among many options whose worth only shows after a
+    #: long, noisy rollout (Mighty's election, kitty and friend), where a search with random
+    #: rollouts does worse than the rules of thumb it would otherwise beat.
+    RULE_BOT_PHASES: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         given = dict(options or {}) | kwargs
