@@ -155,3 +155,16 @@ def test_a_public_observer_sees_what_a_spectator_sees_and_no_private_cards() -> 
     with pytest.raises(ValueError, match="never"):
         make_observation(game, pyspiel.IIGObservationType(
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
+def test_returns_are_to_be_maximised_so_penalty_points_count_against() -> None:
+    if "hearts" not in GAMES:
+        pytest.skip("hearts is not registered")
+    game = adapter.load("hearts")
+    state = _dealt(game, 8)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    scores = state.torite.result().scores
+    assert make_game("hearts").SCORE_SIGN == -1
+    assert state.returns() == [-float(s) for s in scores] and sum(scores) > 0

@@ -45,7 +45,8 @@ def test_rewards_add_up_to_the_game_result_and_seeds_replay(game_id: str) -> Non
     e = raw_env(game_id, max_rounds=2)
     totals, taken = _play(e, 11)
     scores = e.game_state.result().scores  # type: ignore[union-attr]
-    assert [totals[a] for a in e.possible_agents] == [float(s) for s in scores]
+    sign = e.game.SCORE_SIGN  # rewards are to be maximised: minus penalty points in Hearts
+    assert [totals[a] for a in e.possible_agents] == [float(sign * s) for s in scores]
     again = raw_env(game_id, max_rounds=2)
     assert _play(again, 11) == (totals, taken)
 

@@ -31,8 +31,10 @@ a full state from torite's determinizer, built from that observation alone: the 
 dealt again consistent with every card seen, void shown and card pinned.
 
 Returns are the game totals (``result().scores``) at the end, in the game's own points
-(general-sum).  ``min_utility`` / ``max_utility`` are the largest absolute round score met in
-exploration, times ``UTILITY_MARGIN`` and the rounds: a bound for scaling, not a proof.
+(general-sum), times the game's ``SCORE_SIGN``: so every player maximises its return, and in a
+game of penalty points (Hearts) the return is minus the penalty points taken.
+``min_utility`` / ``max_utility`` are the largest absolute round score met in exploration,
+times ``UTILITY_MARGIN`` and the rounds: a bound for scaling, not a proof.
 
 States clone cheaply in Python (``state.clone()`` clones the torite state); OpenSpiel's C++
 side clones a Python state by replaying its history, which works for states reached by play
@@ -229,7 +231,8 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * n
         scores = self.torite.result().scores
         base = self.base or [0] * n
-        return [float(s - b) for s, b in zip(scores, base, strict=True)]
+        sign = self.tgame.spec.game.SCORE_SIGN
+        return [float(sign * (s - b)) for s, b in zip(scores, base, strict=True)]
 
     def clone(self) -> ToriteState:
         new = ToriteState(self.get_game())

@@ -20,11 +20,12 @@ simultaneous phase (Trick of the Dead's burial) is played one seat after another
 order, each on its own observation, as torite's driver plays it.
 
 Rewards: after every step, each agent's reward is the change of its game total
-(``state.result().scores``), so an episode's rewards add up to the final scores: points are
-paid when a round is scored.  An episode is one game; ``max_rounds=R`` ends it after R rounds
-(``max_rounds=1``: single deals, the simulator's unit).  ``reset(seed=s)`` starts the game
-torite starts from a seed derived from ``s``; the same seed and actions give the same episode
-bit for bit.  An illegal action id raises ``ValueError`` and changes nothing.
+(``state.result().scores``) times the game's ``SCORE_SIGN``, so an episode's rewards add up to
+the final scores (minus them in a game of penalty points such as Hearts: a reward is always
+something to maximise); points are paid when a round is scored.  An episode is one game;
+``max_rounds=R`` ends it after R rounds (``max_rounds=1``: single deals, the simulator's unit).
+``reset(seed=s)`` starts the game torite starts from a seed derived from ``s``; the same seed
+and actions give the same episode bit for bit.  An illegal action id raises ``ValueError`` and changes nothing.
 """
 
 from __future__ import annotations
@@ -141,8 +142,9 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         state.apply(seat, chosen)
         scores = state.result().scores
+        sign = self.game.SCORE_SIGN
         for s, a in enumerate(self.possible_agents):
-            self.rewards[a] = float(scores[s] - self._scores[s])
+            self.rewards[a] = float(sign * (scores[s] - self._scores[s]))
         self._scores = list(scores)
         if state.is_over():
             for a in self.agents:
