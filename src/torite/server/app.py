@@ -15,7 +15,11 @@ WebSocket protocol (JSON text frames), client → server::
 
 server → client: ``{"type": "state", …}`` (the seat's observation, sorted hand, legal actions
 with their button texts, status rows and the last trick's facts, seats, new log lines, ``n``
-actions so far, ``ts`` of the change), ``joined``,
+actions so far, ``ts`` of the change, ``now`` the server's clock; ``piles`` the observation's
+card piles by the rule of ``tables.piles_of``; ``winning`` the seat winning the unfinished trick
+when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs
+out (epoch seconds) or null; ``rematch`` ``{"id", "path"}`` once the same players sit at a new
+table, the path holding this seat's own token), ``joined``,
 ``ack``, ``pong``, and ``{"type": "error", "code": …, "message": …}`` for anything refused —
 a refused message changes nothing.
 
@@ -24,7 +28,9 @@ options, phases, action names, trick tags, …; see ``torite.engine.labels``).  
 the moment is rendered here, from the seat's observation and visible events only, in every
 language at once, so a client switches language without asking: ``status`` and
 ``last_trick`` are ``{lang: [[label, value], …]}``, a legal action's ``label`` and a log line's
-``text`` are ``{lang: text}``.
+``text`` are ``{lang: text}``.  A log line is ``{"i", "text", "kind"}`` (``i`` the event's index,
+``kind`` its kind); the line of a finished trick, a round's end and the game's end also carries
+the event's ``data`` (what the table shows: the trick staying a moment, the round summary).
 """
 
 from __future__ import annotations
