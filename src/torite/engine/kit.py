@@ -43,7 +43,7 @@ from typing import Any, ClassVar, NoReturn, Self
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, Game, IllegalAction, Result, State
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import SUITS, play_actions, suits_of
+from torite.engine.trick import _BY_SUIT, _JOKERS, SUITS, play_actions, suits_of
 
 OVER = "over"
 PLAY = "play"
@@ -90,8 +90,26 @@ def _card_dec(v: str | None) -> int:
     return parse_card(v) if v else -1
 
 
+#: the text of each card (``card_str`` without the call, on the hot path)
+_TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(54))
+
+
+def _texts_of_bits(base: int, bits: int) -> tuple[str, ...]:
+    return tuple(_TEXT[base + b] for b in range(bits.bit_length()) if bits >> b & 1)
+
+
+#: for each suit, the texts of every subset of its 13 cards, and of the two jokers: a hand
+#: encodes in five lookups (deal events, observations), not a loop over its cards
+_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(_texts_of_bits(13 * s, m) for m in range(1 << 13)) for s in range(4))
+_JOKER_TEXTS: tuple[tuple[str, ...], ...] = tuple(_texts_of_bits(52, m) for m in range(4))
+
+
 def _cards_enc(m: int) -> list[str]:
-    return [card_str(c) for c in iter_bits(m)]
+    """The texts of the cards of ``m``, lowest card first."""
+    t = _SUIT_TEXTS
+    return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+            *_JOKER_TEXTS[m >> 52 & 3]]
 
 
 def _seat_cards_enc(ms: Sequence[int]) -> list[list[str]]:
@@ -122,6 +140,41 @@ def _copy_json(v: Any) -> Any:
 
 #: ``Event`` without its Python-level ``__new__``: events are made on the hot path
 _event = tuple.__new__
+
+
+def _shuffle_by_bits(rng: random.Random, deck: list[int]) -> None:
+    """``rng.shuffle(deck)`` with the very same draws (CPython's ``shuffle`` and its
+    ``_randbelow`` written out), without two Python calls per card: a deal is on the hot path."""
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _check_shuffle() -> bool:
+    """Whether ``_shuffle_by_bits`` draws exactly as this Python's ``random.shuffle`` does."""
+    for seed in range(4):
+        a, b = list(range(54)), list(range(54))
+        random.Random(seed).shuffle(a)
+        _shuffle_by_bits(random.Random(seed), b)
+        if a != b:
+            return False
+    return True
+
+
+_SAME_SHUFFLE = _check_shuffle()
+
+
+def _shuffle(rng: random.Random, deck: list[int]) -> None:
+    """Shuffle ``deck`` as ``rng.shuffle`` does (the same permutation from the same state)."""
+    if _SAME_SHUFFLE and type(rng) is random.Random:
+        _shuffle_by_bits(rng, deck)
+    else:
+        rng.shuffle(deck)
 
 #: kind -> (encode, decode) between a state attribute and its observation value
 KINDS: dict[str, tuple[Encode, Encode]] = {
@@ -297,6 +350,8 @@ class TrickState(State):
     _PLAYED_HOOK: ClassVar[bool] = False
     _AFTER_HOOK: ClassVar[bool] = False
     _ROUND_HOOK: ClassVar[bool] = False
+    _TAKEN_HOOK: ClassVar[bool] = False
+    _CLEAR_HOOK: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -313,6 +368,8 @@ class TrickState(State):
         cls._PLAYED_HOOK = cls.card_played is not TrickState.card_played
         cls._AFTER_HOOK = cls.after_play is not TrickState.after_play
         cls._ROUND_HOOK = cls.round_over is not TrickState.round_over
+        cls._TAKEN_HOOK = cls.trick_taken is not TrickState.trick_taken
+        cls._CLEAR_HOOK = cls.clear_trick_hook is not TrickState.clear_trick_hook
 
     n: int
     seed: int | None
@@ -504,7 +561,7 @@ class TrickState(State):
         else:
             while True:
                 deck = list(game.deck)
-                self.rng.shuffle(deck)
+                _shuffle(self.rng, deck)
                 hands = []
                 for i in range(n):
                     m = 0
@@ -531,16 +588,18 @@ class TrickState(State):
         self.tricks_won = [0] * n
         self.pending = 0
         self._clear_trick()
-        self.events.append(Event("round", -1, {"round": self.round_no, "dealer": self.dealer}))
+        events = self.events
+        events.append(_event(Event, ("round", -1, {"round": self.round_no, "dealer": self.dealer}, ALL_SEATS)))
         for s in range(n):
-            self.events.append(Event("deal", s, {"cards": _cards_enc(hands[s])}, 1 << s))
+            events.append(_event(Event, ("deal", s, {"cards": _cards_enc(hands[s])}, 1 << s)))
         self.start_round_hook(deal)
 
     def _clear_trick(self) -> None:
         n, d = self.n, self.__dict__
         for attr, value in self.game._SLOT_RESET:
             d[attr] = [value] * n
-        self.clear_trick_hook()
+        if self._CLEAR_HOOK:
+            self.clear_trick_hook()
 
     def play_card(self, seat: int, card: int) -> None:
         """Move a card from ``seat``'s hand to the trick, then let the game react.  A joker
@@ -553,7 +612,7 @@ class TrickState(State):
             self.voids[seat] |= 1 << self.led
         trick.append(card)
         self.trick_seats.append(seat)
-        data = self.card_played(seat, card) if self._PLAYED_HOOK else {"card": card_str(card)}
+        data = self.card_played(seat, card) if self._PLAYED_HOOK else {"card": _TEXT[card]}
         self.events.append(_event(Event, ("play", seat, data, ALL_SEATS)))
         if self._AFTER_HOOK and self.after_play(seat, card):
             return
@@ -581,7 +640,7 @@ class TrickState(State):
         if "tricks" in counters:
             counters["tricks"] += 1
         record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
-                                  "cards": [card_str(c) for c in trick],
+                                  "cards": [_TEXT[c] for c in trick],
                                   "led": SUITS[self.led] if self.led >= 0 else None,
                                   "winner": winner, "points": pts}
         k = len(trick)
@@ -592,7 +651,8 @@ class TrickState(State):
             record[key] = [enc(x) for x in getattr(self, attr)[:k]]
         for attr, key in game._SLOT_CARD:
             record[key] = [card_str(v if v >= 0 else c) for v, c in zip(getattr(self, attr), trick)]
-        self.trick_taken(win, winner, record)
+        if self._TAKEN_HOOK:
+            self.trick_taken(win, winner, record)
         self.history.append(record)
         self.events.append(_event(Event, ("trick", winner, record, ALL_SEATS)))
         self.trick = []
@@ -622,6 +682,8 @@ class TrickState(State):
     # ------------------------------------------------------------------ protocol
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
+        if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
+            return (self.turn,)
         if phase in self.game.SIMULTANEOUS:
             p = self.pending
             return tuple(s for s in range(self.n) if p >> s & 1)
@@ -645,7 +707,12 @@ class TrickState(State):
     def legal_actions(self, seat: int) -> list[Action]:
         phase = self.phase
         if phase == PLAY:  # the hot path: most decisions are cards to play
-            return play_actions(self.playable(seat)) if seat == self.turn else []
+            if seat != self.turn:
+                return []
+            m = self.playable(seat)  # play_actions(m), written out: one call less a decision
+            t = _BY_SUIT
+            return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+                    *_JOKERS[m >> 52 & 3]]
         if not self._may_decide(seat):
             return []
         return self._PHASES[phase][0](self, seat)
