@@ -20,7 +20,8 @@ Numbers per bot (over all deals, seatings and seats it held):
   seatings are not independent, a deal is), so it reflects the duplicate pairing.
 - ``win_rate``: the mean share of round wins per seat played: the seats with the top score of
   a round (the lowest, in a game of penalty points: ``score_sign`` -1) share one win equally (a
-  tie of two gives each 1/2), so the shares of a round sum to 1 and a bot that is no better than the others scores 1/(number of seats).
+  tie of two gives each 1/2), so the shares of a round sum to 1 and a bot that is no better
+  than the others scores 1/(number of seats).
 - ``seconds_per_decision`` (mean), ``seconds_per_decision_p50``, ``..._p99``, ``decisions``:
   wall time of ``act`` over all its decisions, forced ones included.  (Timing varies run to
   run; every other number is a function of the seed alone, whatever ``jobs``.)
