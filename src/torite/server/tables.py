@@ -65,9 +65,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+#: bots a table does not offer: OpenSpiel's ISMCTS needs the research extra and takes about a second
+#: a decision through the adapter (it is for `torite arena`, not for a person waiting at a table)
+TABLE_HIDDEN_BOTS = frozenset({"openspiel-ismcts"})
+
+
 def bot_names() -> tuple[str, ...]:
     """Read at call time: search levels register themselves after import."""
-    return tuple(bot_registry.BOT_NAMES)
+    return tuple(n for n in bot_registry.BOT_NAMES if n not in TABLE_HIDDEN_BOTS)
 
 
 @dataclass
