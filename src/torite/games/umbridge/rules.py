@@ -151,6 +151,9 @@ class Umbridge(TrickGame):
     PLAYERS = 2
     STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws")
     BOT = "torite.games.umbridge.bot:UmbridgeBot"
+    # the search levels leave the umbrage, the auction and the draws to the rule bot: random
+    # playouts go down in every contract, so a search values any bid at +1000 and overbids
+    RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE})
     SIMULTANEOUS = frozenset({UMBRAGE_PHASE})
     DEAL_EXTRAS = ("respread",)
     PILES = (
