@@ -352,6 +352,7 @@ class TrickState(State):
     _ROUND_HOOK: ClassVar[bool] = False
     _TAKEN_HOOK: ClassVar[bool] = False
     _CLEAR_HOOK: ClassVar[bool] = False
+    _FULL_HOOK: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -370,6 +371,7 @@ class TrickState(State):
         cls._ROUND_HOOK = cls.round_over is not TrickState.round_over
         cls._TAKEN_HOOK = cls.trick_taken is not TrickState.trick_taken
         cls._CLEAR_HOOK = cls.clear_trick_hook is not TrickState.clear_trick_hook
+        cls._FULL_HOOK = cls.trick_full is not TrickState.trick_full
 
     n: int
     seed: int | None
@@ -618,8 +620,10 @@ class TrickState(State):
             return
         if len(trick) < self.n:
             self.turn = (self.turn + 1) % self.n
-        else:
+        elif self._FULL_HOOK:
             self.trick_full()
+        else:
+            self.finish_trick()
 
     def advance(self) -> None:
         """The next seat plays, or the trick is complete."""
@@ -643,14 +647,15 @@ class TrickState(State):
                                   "cards": [_TEXT[c] for c in trick],
                                   "led": SUITS[self.led] if self.led >= 0 else None,
                                   "winner": winner, "points": pts}
-        k = len(trick)
         game = self.game
-        for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
-            record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
-        for attr, key, enc in game._SLOT_ENCODE:
-            record[key] = [enc(x) for x in getattr(self, attr)[:k]]
-        for attr, key in game._SLOT_CARD:
-            record[key] = [card_str(v if v >= 0 else c) for v, c in zip(getattr(self, attr), trick)]
+        if game.TRICK_SLOTS:
+            k = len(trick)
+            for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
+                record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
+            for attr, key, enc in game._SLOT_ENCODE:
+                record[key] = [enc(x) for x in getattr(self, attr)[:k]]
+            for attr, key in game._SLOT_CARD:
+                record[key] = [_TEXT[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
         if self._TAKEN_HOOK:
             self.trick_taken(win, winner, record)
         self.history.append(record)
@@ -658,7 +663,8 @@ class TrickState(State):
         self.trick = []
         self.trick_seats = []
         self.led = -1
-        self._clear_trick()
+        if game.TRICK_SLOTS or self._CLEAR_HOOK:
+            self._clear_trick()
         self.phase = PLAY
         self.leader = self.turn = winner
         if self.round_over() if self._ROUND_HOOK else not all(self.hands):
