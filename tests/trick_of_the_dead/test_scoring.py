@@ -3,6 +3,9 @@ worked examples of the rules page."""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 import pytest
 
 from torite.cards import card_str
@@ -197,3 +200,24 @@ def test_worked_example_4_zombie_ten_of_diamonds() -> None:
     rec = state.history[-1]
     assert rec["cards"] == ["10D", "3D", "5C"] and rec["zombie"] == [True, False, False]
     assert (rec["winner"], rec["points"]) == (1, 24)
+
+
+@pytest.mark.parametrize("options", [{}, {"survival": True, "zombie_doubles": "trick"}, {"players": 2}])
+def test_the_round_end_breakdown_adds_up_to_each_seats_points(options: dict[str, Any]) -> None:
+    """The round summary's rows (diamonds, clubs, hearts taken, joker bonus, zombie doubling,
+    surviving hearts) are each seat's points split by where they came from."""
+    game = make_game(**options)
+    rows = ("diamonds", "clubs", "hearts_taken", "joker_bonus", "zombie_bonus", "hearts")
+    for seed in range(25):
+        state = game.new_state(seed, max_rounds=1)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        end = [e for e in state.events if e.kind == "round_end"][-1].data
+        for s in range(game.num_players):
+            assert sum(end[k][s] for k in rows) == end["points"][s]
+            assert end["clubs"][s] <= 0 <= end["diamonds"][s]
+            if options.get("zombie_doubles", "diamonds") == "diamonds":  # a doubled trick doubles its clubs too
+                assert end["zombie_bonus"][s] >= 0
+        assert sum(end["tricks"]) == len(state.history)

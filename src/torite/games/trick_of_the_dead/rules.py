@@ -260,11 +260,35 @@ class TrickOfTheDeadState(TrickState):
         self.trump_now = self.trump
 
     def score_round(self) -> dict[str, Any]:
-        for s in range(self.n):
+        """Surviving hearts score now; the round-end event carries each seat's breakdown (the
+        rows of the table's round summary), which adds up to its points."""
+        n = self.n
+        rows = {k: [0] * n for k in ("tricks", "diamonds", "clubs", "hearts_taken", "joker_bonus",
+                                      "zombie_bonus", "hearts")}
+        pts = self.points
+        for t in self.history:
+            w = t["winner"]
+            cards = [parse_card(c) for c in t["cards"]]
+            base = {"diamonds": 0, "clubs": 0, "hearts_taken": 0}
+            for c in cards:
+                if c < 13:
+                    base["clubs"] += pts[c]
+                elif c < 26:
+                    base["diamonds"] += pts[c]
+                elif c < 39:
+                    base["hearts_taken"] += pts[c]
+            joker = 5 if cards[t["seats"].index(w)] >= 52 else 0
+            rows["tricks"][w] += 1
+            for k, v in base.items():
+                rows[k][w] += v
+            rows["joker_bonus"][w] += joker
+            rows["zombie_bonus"][w] += t["points"] - sum(base.values()) - joker
+        for s in range(n):
             bonus = (self.hands[s] & HEART_MASK).bit_count() * self.survival_bonus
             self.round_points[s] += bonus
             self.counters["survival_points"] += bonus
-        return {}
+            rows["hearts"][s] = bonus
+        return rows
 
     def game_over(self) -> bool:
         top = max(self.scores)
