@@ -30,6 +30,19 @@ Schema (every section optional in a game's file unless said otherwise)::
       "trick_facts": [ROW, ...]                  # rows about a finished trick (over its record)
     }
 
+Three ``maps`` the tables read besides templates (each optional, per game):
+
+- ``maps.piles``: the piles of cards the table shows, by observation key, with their names.  A
+  key is a pile by one rule (``server.tables.piles_of``): a list of card texts the seat sees (a
+  card it may not see is null, drawn as a back), or null beside an integer ``<key>_size`` (a
+  face-down pile, drawn as that many backs).  A card shown in a pile is clickable when a legal
+  action plays it (Umbridge's dummy, for its controller).
+- ``maps.round_summary``: the rows of the end-of-round dialog, in order: a key of the round-end
+  event's data holding one number per seat, and its label (Trick of the Dead: diamonds, clubs,
+  joker bonus, …).  Points and running totals follow them.
+- ``maps.glossary``: ``"term": "Term: what it means"``; the table underlines the term wherever
+  it shows and explains it on hover or tap.
+
 A TEMPLATE is a text, ``null`` (say nothing), or a variant ``{"text": …, "you": …, "if": …}``, or
 a list of variants of which the first whose ``if`` holds is used.  ``you`` is the second-person
 form, used when the event's seat is the reader's own (the terminal passes the person's seat;
