@@ -138,6 +138,9 @@ def _copy_json(v: Any) -> Any:
     return v
 
 
+#: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
+_SEATS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
+
 #: ``Event`` without its Python-level ``__new__``: events are made on the hot path
 _event = tuple.__new__
 
@@ -691,8 +694,8 @@ class TrickState(State):
         if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
             return (self.turn,)
         if phase in self.game.SIMULTANEOUS:
-            p = self.pending
-            return tuple(s for s in range(self.n) if p >> s & 1)
+            p = self.pending & ((1 << self.n) - 1)
+            return _SEATS_OF[p] if p < len(_SEATS_OF) else tuple(s for s in range(self.n) if p >> s & 1)
         return () if phase == OVER else (self.turn,)
 
     def is_over(self) -> bool:
@@ -735,10 +738,14 @@ class TrickState(State):
             self.play_card(seat, cards.bit_length() - 1)
             return
         entry = self._PHASES.get(phase)
-        if (entry is not None and entry[2] is not None and seat == self.turn and type(seat) is int
-                and phase not in self.game.SIMULTANEOUS and entry[2](self, seat, action)):
-            entry[1](self, seat, action)  # a sequential decision that passed its fast test
-            return
+        if entry is not None and entry[2] is not None and type(seat) is int:
+            if phase in self.game.SIMULTANEOUS:  # the checks below, for a seat that decides now
+                ok = 0 <= seat < self.n and bool(self.pending >> seat & 1) and not action.cards >> 54
+            else:
+                ok = seat == self.turn
+            if ok and entry[2](self, seat, action):
+                entry[1](self, seat, action)  # a decision that passed its fast test
+                return
         if phase == OVER:
             raise IllegalAction("the game is over")
         if not self._may_decide(seat):
