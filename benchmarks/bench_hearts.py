@@ -3,6 +3,7 @@ plain-Python bitmask loop of the same game (``lean_loops.py``) and, for Hearts, 
 OpenSpiel's C++ ``hearts`` driven from Python the same way, all in one process.
 
     .venv/bin/python benchmarks/bench_hearts.py [--rounds 4000] [--repeats 3] [--profile]
+    .venv/bin/python benchmarks/bench_hearts.py --instructions [--rounds 30]
 
 Every loop plays single rounds with uniform random decisions.  torite's loop is the protocol:
 ``to_act``, ``legal_actions``, a uniform choice, ``apply``.  pyspiel's loop is the same
@@ -12,14 +13,42 @@ counted as actions, its decisions are.  Times are the process's CPU time (``time
 on a machine shared with other work, wall time measures the others too; pyspiel's C++ runs in
 this process and counts alike); figures are the best of ``--repeats`` runs, interleaved.
 Bars (issue 15): torite at least 0.5× the lean loop; goal 1× pyspiel.
+
+``--instructions`` counts instead of timing: each loop runs under ``valgrind --tool=callgrind``
+(which must be installed) in its own process, only the loop counted (collection is switched on
+inside ``functools.reduce``, which nothing else calls), and prints instructions per round — the
+same figure on a busy machine as on an idle one, so a change to the kit can be judged by a few
+thousand instructions.  Instructions are not time: torite's code runs at fewer instructions per
+cycle than the lean loops (more distinct code, so more mispredicted branches and cache misses),
+so its instruction ratios flatter it; the timed ratios are the bar.
+
+Measured on the 2-core session machine (issue 15's kit work, commits 48117a9..e44596b; the
+same rules modules before and after): instructions per round of the loops below, 30 rounds.
+Timed ratios on that machine, shared with other work, moved by ±30% from run to run (Hearts
+torite / lean 0.27-0.36 before, 0.29-0.34 after; torite / pyspiel 0.46-0.49 before,
+0.54-0.90 after), within which a 10% gain is lost: the instructions are the figure to compare.
+
+=====================  ==========  ==========  ===============================
+loop                   before      after       lean (or pyspiel) / torite
+=====================  ==========  ==========  ===============================
+Hearts lean            1,108,271   (same)
+Hearts pyspiel         1,570,059   (same)      pyspiel 0.61 -> 0.69
+Hearts torite          2,571,257   2,261,513   lean 0.43 -> 0.49
+Trick of the Dead lean 1,274,128   (same)
+Trick of the Dead      2,565,193   2,345,792   lean 0.50 -> 0.54
+=====================  ==========  ==========  ===============================
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
+import os
 import pstats
 import random
+import re
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -97,18 +126,7 @@ def line(name: str, t: Timing) -> tuple[float, float]:
     return rounds / secs, actions / secs
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=4000)
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--profile", action="store_true", help="profile torite's Hearts loop and print the top")
-    args = ap.parse_args()
-    r, k = args.rounds, args.repeats
-    if args.profile:
-        prof = cProfile.Profile()
-        prof.runcall(torite_loop, "hearts", r)
-        pstats.Stats(prof).sort_stats("tottime").print_stats(18)
-        return
+def loops(r: int) -> dict[str, Callable[[], Timing]]:
     runs: dict[str, Callable[[], Timing]] = {
         "hearts lean": lambda: lean(hearts_round, r),
         "hearts torite": lambda: torite_loop("hearts", r),
@@ -120,6 +138,66 @@ def main() -> None:
         runs["hearts pyspiel"] = lambda: pyspiel_loop(r)
     except ImportError:
         pass
+    return runs
+
+
+def counted(name: str, rounds: int) -> None:
+    """Run one loop with callgrind's collection on (inside ``functools.reduce``) after a warm-up."""
+    loops(10)[name]()  # imports, one-off tables and the interpreter's specialisation, not counted
+    run = loops(rounds)[name]
+
+    def region(_a: int, _b: int) -> int:
+        return run()[0]
+
+    functools.reduce(region, [0, 0])
+
+
+def instructions(name: str, rounds: int) -> int:
+    """Instructions per round of one loop, from callgrind in a fresh process."""
+    cmd = ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=functools_reduce",
+           "--callgrind-out-file=/dev/null", sys.executable, __file__, "--counted", name, "--rounds", str(rounds)]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED="0"))
+    except FileNotFoundError:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)") from None
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode or not found:
+        raise SystemExit(f"callgrind failed on {name}:\n{out.stderr[-2000:]}")
+    return int(found.group(1)) // rounds
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=None, help="rounds a loop (4000; 30 with --instructions)")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--profile", action="store_true", help="profile torite's Hearts loop and print the top")
+    ap.add_argument("--instructions", action="store_true", help="count instructions (callgrind), not time")
+    ap.add_argument("--counted", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    k = args.repeats
+    if args.counted:
+        counted(args.counted, args.rounds)
+        return
+    if args.instructions:
+        r = args.rounds or 30
+        names = list(loops(r))
+        got_ir = {name: instructions(name, r) for name in names}
+        print(f"Instructions per round (callgrind, {r} rounds a loop):")
+        for name in names:
+            print(f"  {name:<16} {got_ir[name]:>12,}")
+        print("Instruction ratios (lean / torite: torite's speed if instructions were time):")
+        print(f"  Hearts            {got_ir['hearts lean'] / got_ir['hearts torite']:5.2f}")
+        if "hearts pyspiel" in got_ir:
+            print(f"  Hearts pyspiel    {got_ir['hearts pyspiel'] / got_ir['hearts torite']:5.2f}")
+        print(f"  Trick of the Dead {got_ir['totd lean'] / got_ir['totd torite']:5.2f}")
+        return
+    r = args.rounds or 4000
+    if args.profile:
+        prof = cProfile.Profile()
+        prof.runcall(torite_loop, "hearts", r)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+        return
+    runs = loops(r)
     torite_loop("hearts", 10)  # imports and one-off tables outside the timings
     got = best_of(runs, k)
     print(f"Hearts, {r} rounds, best of {k}:")
