@@ -94,15 +94,21 @@ def _card_dec(v: str | None) -> int:
 _TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(54))
 
 
-def _texts_of_bits(base: int, bits: int) -> tuple[str, ...]:
-    return tuple(_TEXT[base + b] for b in range(bits.bit_length()) if bits >> b & 1)
+def _subset_texts(base: int, size: int) -> tuple[tuple[str, ...], ...]:
+    """The texts of every subset of the ``size`` cards from ``base``, lowest card first: each
+    subset's is its lowest card's text before the rest's (already made), so the table is quick
+    to build at import."""
+    table: list[tuple[str, ...]] = [()]
+    for m in range(1, 1 << size):
+        low = m & -m
+        table.append((_TEXT[base + low.bit_length() - 1], *table[m ^ low]))
+    return tuple(table)
 
 
 #: for each suit, the texts of every subset of its 13 cards, and of the two jokers: a hand
 #: encodes in five lookups (deal events, observations), not a loop over its cards
-_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(_texts_of_bits(13 * s, m) for m in range(1 << 13)) for s in range(4))
-_JOKER_TEXTS: tuple[tuple[str, ...], ...] = tuple(_texts_of_bits(52, m) for m in range(4))
+_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(_subset_texts(13 * s, 13) for s in range(4))
+_JOKER_TEXTS: tuple[tuple[str, ...], ...] = _subset_texts(52, 2)
 
 
 def _cards_enc(m: int) -> list[str]:
