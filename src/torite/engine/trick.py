@@ -27,15 +27,21 @@ def follow_suit(hand: int, led: int, *, wild: int = 0) -> int:
     return hand
 
 
-def _actions_of_bits(base: int, bits: int) -> tuple[Action, ...]:
-    return tuple(PLAY_ACTIONS[base + b] for b in range(bits.bit_length()) if bits >> b & 1)
+def _subset_actions(base: int, size: int) -> tuple[tuple[Action, ...], ...]:
+    """The ``play`` actions of every subset of the ``size`` cards from ``base``, lowest card
+    first: each subset's is its lowest card's action before the rest's (already made), so the
+    table is quick to build at import."""
+    table: list[tuple[Action, ...]] = [()]
+    for m in range(1, 1 << size):
+        low = m & -m
+        table.append((PLAY_ACTIONS[base + low.bit_length() - 1], *table[m ^ low]))
+    return tuple(table)
 
 
 #: for each suit, the ``play`` actions of every subset of its 13 cards (8192 tuples a suit), and
 #: of the two jokers: a legal-action list is then four lookups, not a loop over the cards
-_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple(_actions_of_bits(13 * s, m) for m in range(1 << 13)) for s in range(4))
-_JOKERS: tuple[tuple[Action, ...], ...] = tuple(_actions_of_bits(52, m) for m in range(4))
+_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(_subset_actions(13 * s, 13) for s in range(4))
+_JOKERS: tuple[tuple[Action, ...], ...] = _subset_actions(52, 2)
 
 
 def play_actions(mask: int) -> list[Action]:
