@@ -22,7 +22,7 @@ thousand instructions.  Instructions are not time: torite's code runs at fewer i
 cycle than the lean loops (more distinct code, so more mispredicted branches and cache misses),
 so its instruction ratios flatter it; the timed ratios are the bar.
 
-Measured on the 2-core session machine (issue 15's kit work, commits 48117a9..e44596b; the
+Measured on the 2-core session machine (issue 15's kit work, commits 48117a9..93ea1b9; the
 same rules modules before and after): instructions per round of the loops below, 30 rounds.
 Timed ratios on that machine, shared with other work, moved by ±30% from run to run (Hearts
 torite / lean 0.27-0.36 before, 0.29-0.34 after; torite / pyspiel 0.46-0.49 before,
@@ -32,10 +32,10 @@ torite / lean 0.27-0.36 before, 0.29-0.34 after; torite / pyspiel 0.46-0.49 befo
 loop                   before      after       lean (or pyspiel) / torite
 =====================  ==========  ==========  ===============================
 Hearts lean            1,108,271   (same)
-Hearts pyspiel         1,570,059   (same)      pyspiel 0.61 -> 0.69
-Hearts torite          2,571,257   2,261,513   lean 0.43 -> 0.49
+Hearts pyspiel         1,570,059   (same)      pyspiel 0.61 -> 0.70
+Hearts torite          2,571,257   2,242,492   lean 0.43 -> 0.49
 Trick of the Dead lean 1,274,128   (same)
-Trick of the Dead      2,565,193   2,345,792   lean 0.50 -> 0.54
+Trick of the Dead      2,565,193   2,339,880   lean 0.50 -> 0.54
 =====================  ==========  ==========  ===============================
 """
 
