@@ -54,7 +54,7 @@ def test_bids_and_named_cards_reach_the_seat_with_their_words(client: TestClient
             if "bid" in kinds:
                 bids = [a for a in legal if a["kind"] == "bid"]
                 assert all(re.fullmatch(r"\d \S+", a["arg"]) and not a["cards"] for a in bids)
-                assert bids[-1]["label"] == {"en": "Bid 3 NT", "ja": "3 NTをビッド"}
+                assert bids[-1]["label"] == {"en": "Bid 3 NT", "ja": "3 NTをビッド", "ko": "3 NT 비드"}
                 pick = next((a for a in legal if a["kind"] == "redouble"), None) or next(
                     (a for a in bids if a["arg"] == "2 S"), bids[-1])
             elif "call" in kinds:

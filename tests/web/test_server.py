@@ -134,10 +134,14 @@ def test_rules_page_is_rendered_or_reported_missing(client: TestClient) -> None:
 
 
 def test_pages_and_static_files_are_served_with_a_strict_content_policy(client: TestClient) -> None:
-    for path in ("/", "/t/anything", "/static/app.js", "/static/table.js", "/static/i18n.js", "/static/style.css"):
+    table = new_table(client)
+    for path in ("/", f"/t/{table['id']}", "/static/app.js", "/static/table.js", "/static/i18n.js",
+                 "/static/style.css"):
         r = client.get(path)
         assert r.status_code == 200, path
         assert "default-src 'self'" in r.headers["content-security-policy"]
+    unknown = client.get("/t/anything")  # a clear page with the way back, under the same policy
+    assert unknown.status_code == 404 and "default-src 'self'" in unknown.headers["content-security-policy"]
 
 
 def test_front_end_loads_nothing_from_the_internet() -> None:
@@ -276,7 +280,7 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
     bury = m["legal"][0]
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
     c1, c2 = bury["cards"]
-    assert bury["label"] == {"en": f"Bury {c1} {c2}", "ja": f"{c1} {c2}を墓地に送る"}
+    assert bury["label"] == {"en": f"Bury {c1} {c2}", "ja": f"{c1} {c2}を墓地に送る", "ko": f"{c1} {c2}을(를) 묘지로"}
 
 
 def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(client: TestClient) -> None:

@@ -452,10 +452,15 @@ async def table_socket(ws: WebSocket) -> None:
             if text is None:
                 _err(conn, "bad_message", "send JSON text frames")
                 continue
+            # a flood is paced, not dropped: the connection waits for its next token (so the
+            # client, through the socket's back-pressure, is slowed) and is told so once
             wait = limiter.allow(None)
             if wait:
-                _err(conn, "slow_down", f"too many messages: this one was ignored; wait {wait:.1f} s")
-                continue
+                _err(conn, "slow_down", "too many messages: yours are being delayed "
+                     f"(at most {ws.app.state.limits.messages_per_second:g} a second)")
+                while wait:
+                    await asyncio.sleep(wait)
+                    wait = limiter.allow(None)
             await _handle(manager, table, conn, text)
             if writer.done():
                 break

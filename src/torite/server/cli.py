@@ -80,8 +80,8 @@ def add_serve_command(sub: Any) -> None:
                    help="finished tables and their records are kept this many days, then deleted (default 30)")
     s.add_argument("--tables-per-minute", type=float, default=10.0,
                    help="new tables each client address may open per minute (default 10)")
-    s.add_argument("--messages-per-second", type=float, default=20.0,
-                   help="WebSocket messages each connection may send per second (default 20)")
+    s.add_argument("--messages-per-second", type=float, default=50.0,
+                   help="WebSocket messages each connection may send per second; more are delayed (default 50)")
     s.add_argument("--open", action="store_true", help="open the lobby in a browser once it is up")
     s.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     s.set_defaults(func=cmd_serve)

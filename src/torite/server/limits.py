@@ -1,9 +1,11 @@
 """Per-client limits and retention: one client must not starve the others or fill the disk.
 
 A token bucket per key (a client's address for table creation, a connection for its messages):
-``burst`` actions at once, then ``rate`` per second.  A refused request is answered with how long
-to wait, and changes nothing; an honest client never meets the limit (a person sends a few
-messages a second at most, and opens a table a minute).
+``burst`` actions at once, then ``rate`` per second.  A table creation over the limit is refused
+(429, with how long to wait) and creates nothing; a WebSocket message over the limit is delayed
+until its turn, so a flooding client is slowed and told so, and nothing it sent is lost.  An
+honest client never meets either limit (a person sends a few messages a second at most, and
+opens a table a minute).
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ class ServerLimits:
 
     tables_per_minute: float = 10.0  # table creations per client address
     tables_burst: int = 10
-    messages_per_second: float = 20.0  # WebSocket messages per connection
-    messages_burst: int = 40
+    messages_per_second: float = 50.0  # WebSocket messages per connection (beyond: paced)
+    messages_burst: int = 200
     retention_days: float = 30.0  # finished tables (and their records) are kept this long
     prune_every_seconds: float = 3600.0
 
