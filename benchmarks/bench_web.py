@@ -183,8 +183,12 @@ def main() -> int:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'bench.db'}"
+        # every simulated player comes from this one address: lift the per-address table limit
         code = ("import uvicorn; from torite.server.app import create_app; "
-                f"uvicorn.run(create_app({db!r}), host='127.0.0.1', port={port}, log_level='warning')")
+                "from torite.server.limits import ServerLimits; "
+                "limits = ServerLimits(tables_per_minute=1e6, tables_burst=10**6, messages_per_second=1e6, "
+                "messages_burst=10**6); "
+                f"uvicorn.run(create_app({db!r}, limits=limits), host='127.0.0.1', port={port}, log_level='warning')")
         proc = subprocess.Popen([sys.executable, "-c", code], env=os.environ.copy())
         try:
             deadline = time.monotonic() + 20

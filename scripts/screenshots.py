@@ -26,6 +26,7 @@ import uvicorn
 from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from torite.server.app import create_app
+from torite.server.limits import ServerLimits
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync", "--hide-scrollbars"]
@@ -42,7 +43,8 @@ def serving() -> Iterator[str]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
         s.close()
-        srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp}/shots.db", reports_dir=None),
+        srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{tmp}/shots.db", reports_dir=None,
+                                                       limits=ServerLimits(tables_per_minute=1000, tables_burst=1000)),
                                             host="127.0.0.1", port=port, log_level="warning"))
         thread = threading.Thread(target=srv.run, daemon=True)
         thread.start()

@@ -23,6 +23,7 @@ with warnings.catch_warnings():
 
 from torite.engine import State
 from torite.server.app import create_app
+from torite.server.limits import ServerLimits
 
 from .harness import Case, LeakJudge, Viewer, card_mentions, cards_text, cases, require, who
 
@@ -41,7 +42,9 @@ def web_cases() -> list[Case]:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app("sqlite://")) as c:
+    # one client opens a table per case, far more than a person's ten a minute
+    limits = ServerLimits(tables_per_minute=10_000, tables_burst=10_000)
+    with TestClient(create_app("sqlite://", limits=limits)) as c:
         yield c
 
 

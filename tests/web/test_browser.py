@@ -23,10 +23,13 @@ import uvicorn  # noqa: E402
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
 from torite.server.app import create_app  # noqa: E402
+from torite.server.limits import ServerLimits  # noqa: E402
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--no-first-run", "--disable-sync"]
 TIMEOUT_MS = 20_000
+#: the tests open many tables from one address, far more than a person's ten a minute
+MANY_TABLES = ServerLimits(tables_per_minute=1000, tables_burst=1000)
 
 
 def free_port() -> int:
@@ -40,7 +43,8 @@ def free_port() -> int:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "torite.db"
     port = free_port()
-    config = uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(create_app(f"sqlite:///{db}", limits=MANY_TABLES), host="127.0.0.1", port=port,
+                            log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()

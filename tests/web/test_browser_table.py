@@ -18,15 +18,26 @@ from playwright.sync_api import Browser, Page, sync_playwright
 
 from torite.server.app import create_app
 
-from .test_browser import ARGS, CHROMIUM, free_port, new_page, new_table, shot, table_data, take_turn, wait_turn_or_over
+from .test_browser import (
+    ARGS,
+    CHROMIUM,
+    MANY_TABLES,
+    free_port,
+    new_page,
+    new_table,
+    shot,
+    table_data,
+    take_turn,
+    wait_turn_or_over,
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-table") / "torite.db"
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}", reports_dir=None), host="127.0.0.1",
-                                        port=port, log_level="warning"))
+    app = create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

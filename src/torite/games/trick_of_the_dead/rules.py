@@ -21,6 +21,7 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
+CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
 BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
@@ -268,7 +269,7 @@ class TrickOfTheDeadState(TrickState):
         pts = self.points
         for t in self.history:
             w = t["winner"]
-            cards = [parse_card(c) for c in t["cards"]]
+            cards = [CARD_OF_TEXT[c] for c in t["cards"]]
             base = {"diamonds": 0, "clubs": 0, "hearts_taken": 0}
             for c in cards:
                 if c < 13:
