@@ -289,3 +289,38 @@ def test_an_unknown_table_says_so_in_the_readers_language_with_a_link_to_the_lob
     page.click("#to-lobby")
     page.wait_for_selector("#seat-2")
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_exposed_dummy_is_played_by_clicking_its_cards(server: str, browser: Browser) -> None:
+    """Umbridge: once the auction ends the dummy lies face up as a pile; when the seat that
+    controls it must play from it, only the dummy's legal cards are buttons, and a click plays."""
+    page = new_page(browser)
+    t = new_table(page, server, "umbridge", [{"kind": "human"}, {"kind": "bot", "level": "normal"}],
+                  {"deals": 1})
+    page.goto(t["seats"][0]["url"])
+    clicked = 0
+    for _ in range(200):
+        if wait_turn_or_over(page)["over"] == "1":
+            break
+        legal = page.evaluate("() => window.__torite.state().legal.map(a => a.text)")
+        dummy = page.locator("#piles [data-pile='dummy'] button.card.legal")
+        if dummy.count():
+            hand = set(page.evaluate("() => window.__torite.state().hand"))
+            assert not page.locator("#hand button.card.legal").count()  # the dummy's turn, not the hand's
+            texts = {dummy.nth(i).get_attribute("data-action") for i in range(dummy.count())}
+            assert texts == set(legal) and all(a.split()[1] not in hand for a in texts)
+            n = table_data(page)["n"]
+            played = dummy.first.get_attribute("data-action")
+            dummy.first.click()
+            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+            assert played not in page.evaluate("() => window.__torite.state().legal.map(a => a.text)")
+            clicked += 1
+            if clicked >= 2:
+                break
+        elif page.locator("#piles button.card.legal").count() == 0 and (
+                page.locator("#confirm").count() or page.locator("#hand button.card.legal").count()
+                or page.locator("#controls button[data-action]").count()):
+            take_turn(page)
+        else:
+            page.locator("#controls button").first.click()
+    assert clicked >= 1, "the dummy's cards were never offered to click"
