@@ -200,8 +200,7 @@ def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: P
     from torite.engine.labels import languages
 
     game = make_game("kaedama", {"rounds": 1})
-    if "ko" not in languages(game):
-        pytest.skip("no Korean labels for kaedama yet")
+    assert "ko" in languages(game)
     out = io.StringIO()
     rec = play_terminal(game, 0, ["random", "random"], 2, records=tmp_path, out=out, ask=lambda _: "1", lang="ko")
     text = out.getvalue()
