@@ -5,7 +5,8 @@ games with many seats, where the arena's every-seating plan is too slow for a se
 Deal ``d`` is played twice from the same seed, dealer and bots' seeds: once with ``--bot`` in seat
 ``d mod players`` and once with ``--baseline`` there; every other seat plays ``--others``.  The
 figure is the mean of (points with --bot − points with --baseline) over the deals, with a 95%
-interval, in the direction the game wants (``SCORE_SIGN``: for Hearts, penalty points avoided).  The README's hard − normal figures for Mighty, Umbridge and Galapagos come from here:
+interval, in the direction the game wants (``SCORE_SIGN``: for Hearts, penalty points avoided).
+The README's hard − normal figures for Mighty, Umbridge and Galapagos come from here:
 
     .venv/bin/python benchmarks/bench_one_seat.py mighty --deals 100 --seed 5000
 """
