@@ -314,21 +314,31 @@ async def table_record(request: Request) -> Response:
                     headers={"content-disposition": f'attachment; filename="{name}"'})
 
 
-async def post_action(request: Request) -> Response:
+async def _seated(request: Request, shape: str, needs: str) -> tuple[LiveTable, int, dict[str, Any]] | Response:
+    """The table, the seat and the body of a request a seat's token must authorise; else the
+    error response (no such table, a body that is not ``shape``, a wrong token)."""
     table = await _table_or_404(request)
     if isinstance(table, Response):
         return table
-    manager = manager_of(request)
     try:
         body = await read_json(request)
     except TableError as e:
         return error(e.code, str(e))
     if not isinstance(body, dict):
-        return error("bad_request", "send {\"seat\": n, \"token\": \"…\", \"action\": \"play 10D\"}")
+        return error("bad_request", f"send {shape}")
     seat = body.get("seat")
-    if not manager.check_token(table, seat, body.get("token")):
-        return error("bad_token", "this action needs the seat's token", 403)
+    if not manager_of(request).check_token(table, seat, body.get("token")):
+        return error("bad_token", f"{needs} needs the seat's token", 403)
     assert isinstance(seat, int)
+    return table, seat, body
+
+
+async def post_action(request: Request) -> Response:
+    got = await _seated(request, '{"seat": n, "token": "…", "action": "play 10D"}', "this action")
+    if isinstance(got, Response):
+        return got
+    table, seat, body = got
+    manager = manager_of(request)
     try:
         canonical = await manager.act(table, seat, body.get("action"))  # type: ignore[arg-type]
     except TableError as e:
@@ -338,24 +348,15 @@ async def post_action(request: Request) -> Response:
 
 async def rematch(request: Request) -> Response:
     """The same players at a new table; the asker must hold a seat of the finished one."""
-    table = await _table_or_404(request)
-    if isinstance(table, Response):
-        return table
-    manager = manager_of(request)
+    got = await _seated(request, '{"seat": n, "token": "…"}', "a rematch")
+    if isinstance(got, Response):
+        return got
+    table, seat, _ = got
     try:
-        body = await read_json(request)
-    except TableError as e:
-        return error(e.code, str(e))
-    if not isinstance(body, dict):
-        return error("bad_request", "send {\"seat\": n, \"token\": \"…\"}")
-    seat = body.get("seat")
-    if not manager.check_token(table, seat, body.get("token")):
-        return error("bad_token", "a rematch needs a seat's token", 403)
-    try:
-        new = await manager.rematch(table)
+        new = await manager_of(request).rematch(table)
     except TableError as e:
         return error(e.code, str(e), 409 if e.code == "not_finished" else 503 if e.code == "too_many_tables" else 400)
-    assert table.rematch is not None and isinstance(seat, int)
+    assert table.rematch is not None
     token = table.rematch[1].get(seat)
     path = f"/t/{new.id}" + (f"#seat={seat}&token={token}" if token else "#watch")
     return JSONResponse({"id": new.id, "path": path}, status_code=201)
