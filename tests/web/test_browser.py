@@ -39,13 +39,10 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "torite.db"
+def serving(app: Any) -> Iterator[str]:
+    """Serve ``app`` on a free local port in a thread; yields its address, stops it after."""
     port = free_port()
-    config = uvicorn.Config(create_app(f"sqlite:///{db}", limits=MANY_TABLES), host="127.0.0.1", port=port,
-                            log_level="warning")
-    srv = uvicorn.Server(config)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -55,6 +52,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "torite.db"
+    yield from serving(create_app(f"sqlite:///{db}", limits=MANY_TABLES))
 
 
 @pytest.fixture(scope="module")

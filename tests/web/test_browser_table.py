@@ -7,13 +7,10 @@ words, the unknown-table page.  One table a test, bots without delay."""
 from __future__ import annotations
 
 import re
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from torite.server.app import create_app
@@ -22,9 +19,9 @@ from .test_browser import (
     ARGS,
     CHROMIUM,
     MANY_TABLES,
-    free_port,
     new_page,
     new_table,
+    serving,
     shot,
     table_data,
     take_turn,
@@ -35,18 +32,7 @@ from .test_browser import (
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-table") / "torite.db"
-    port = free_port()
-    app = create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    yield from serving(create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES))
 
 
 @pytest.fixture(scope="module")
