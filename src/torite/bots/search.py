@@ -28,6 +28,13 @@ parent), so multi-seat games back up one vector of gains and each node picks its
 Budgets are counted in iterations (rollouts), so a decision is a pure function of the bot's
 seed and the observation; a wall-clock cap (``time_limit``) only guards against slow
 machines.  A single legal action is returned at once, without searching.
+
+Exact answers.  Where a game's rule bot can *solve* a decision (Galapagos after the melds: both
+hands shown, no chance left), sampling and random rollouts can only do worse than the solution,
+so a search bot asks first.  A rule bot opts in by having a method ``exact(obs, legal)`` that
+returns the solved action or ``None`` ("not solved, search"); the search bot keeps one such
+bot for its seat (its tables may carry over between decisions) and plays its answer as is.
+A rule bot without the method changes nothing: no extra random draw, the same searches.
 """
 
 from __future__ import annotations
@@ -139,17 +146,30 @@ class SearchBot(Bot):
         self.rollout = rollout
         self.epsilon = epsilon
         self._rule: Bot | None = None  # the rule-of-thumb bot, for the game's RULE_BOT_PHASES
+        self._exact: Callable[[Mapping[str, Any], Sequence[Action]], Action | None] | None = None
+        self._exact_checked = False
+        #: whether the last decision was the rule bot's exact answer (see "Exact answers")
+        self.last_exact = False
         #: iterations (rollouts) run by the last decision, 0 when the action was forced
         self.last_iterations = 0
         #: the last decision's root statistics: action text -> (visits or rollouts, mean gain)
         self.last_root: dict[str, tuple[int, float]] = {}
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        self.last_exact = False
         if len(legal) == 1:
             self.last_iterations = 0
             self.last_root = {}
             return legal[0]
         rng = random.Random(self.rng.getrandbits(64))
+        exact = self._exact_solver()
+        if exact is not None:
+            solved = exact(obs, legal)
+            if solved is not None:
+                self.last_iterations = 0
+                self.last_root = {}
+                self.last_exact = True
+                return solved
         if obs.get("phase") in self.game.RULE_BOT_PHASES:
             self.last_iterations = 0
             self.last_root = {}
@@ -161,6 +181,20 @@ class SearchBot(Bot):
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         rollout = _Rollout(self.game, self.rollout, self.epsilon, rng)
         return self._search(sample, legal, rng, rollout, deadline)
+
+    def _exact_solver(self) -> Callable[[Mapping[str, Any], Sequence[Action]], Action | None] | None:
+        """The rule bot's ``exact`` method, if it has one (looked up once).  That bot gets its
+        own generator, seeded by the seat: drawing from ``self.rng`` would shift every later
+        search of the games that do not opt in."""
+        if not self._exact_checked:
+            self._exact_checked = True
+            try:
+                oracle = self.game.rule_bot(self.seat, random.Random(self.seat))
+            except NotImplementedError:
+                oracle = None
+            method = getattr(oracle, "exact", None)
+            self._exact = method if callable(method) else None
+        return self._exact
 
     def _search(self, sample: Callable[[random.Random], State], legal: Sequence[Action],
                 rng: random.Random, rollout: _Rollout, deadline: float | None) -> Action:

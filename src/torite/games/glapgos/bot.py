@@ -12,18 +12,26 @@
 - **Play-off.** Also open: suits do not matter, so a hand is 13 rank counts, and the bot solves
   the climbing game exactly once the hands are small enough; before that it leads its lowest
   rank whole and beats a play with the lowest set that does not break a bigger group.
+
+For the search levels (``hard``, ``expert``) the bot also answers ``exact``: from the first trick
+on, nothing is hidden and nothing is left to chance, so ``solver.OpenSolver`` solves the rest of
+the deal (tricks, play-off and the 100 bonus) within a node budget.  The search levels play that
+answer instead of sampling, which could only do worse; ``normal`` keeps its rules of thumb.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from torite.cards import SUIT_MASKS, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import Action
+from torite.engine.base import Action, Game
 from torite.engine.bot import Bot
+from torite.engine.kit import PLAY
 from torite.games.glapgos.melds import RANK_MASKS, meld_value
-from torite.games.glapgos.rules import PASS, TAKE_FACED, TAKE_UNSEEN
+from torite.games.glapgos.rules import PASS, PLAYOFF, TAKE_FACED, TAKE_UNSEEN
+from torite.games.glapgos.solver import OpenSolver
 
 #: solve the tricks exactly from this many cards a hand down
 TRICK_SOLVE: int = 7
@@ -33,6 +41,9 @@ CLIMB_SOLVE: int = 12
 SAMPLES: int = 10
 #: meld points a rank step of a bid card is worth for the play-off hand
 HIGH_BID: float = 0.4
+#: solver nodes an ``exact`` decision may visit (about 20 µs each here: under a second), solving
+#: ahead included; a decision that needs more answers ``None`` and the caller searches
+EXACT_BUDGET: int = 40_000
 
 
 def _counts(hand: int) -> tuple[int, ...]:
@@ -41,6 +52,19 @@ def _counts(hand: int) -> tuple[int, ...]:
 
 class GlapgosBot(Bot):
     name = "glapgos-rule-of-thumb"
+
+    def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
+        super().__init__(game, seat, rng)
+        self._open: OpenSolver | None = None
+
+    def exact(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
+        """The solved choice in the open phases (tricks, play-off), or ``None`` when the
+        position is not open yet or the budget ran out (see ``torite.bots.search``)."""
+        if obs["phase"] not in (PLAY, PLAYOFF) or len(legal) == 1:
+            return None
+        if self._open is None:
+            self._open = OpenSolver(self.seat, EXACT_BUDGET)
+        return self._open.choose(obs, legal)
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
@@ -64,10 +88,19 @@ class GlapgosBot(Bot):
             seen |= 1 << parse_card(obs["faced_card"])
         return [c for c in range(52) if not seen >> c & 1]
 
-    def _stock_value(self, keep: int, pool: list[int], by_cards: bool) -> float:
+    def _sampler(self, obs: Mapping[str, Any], hand: int) -> random.Random:
+        """The generator that picks the unseen cards sampled for one auction decision, seeded
+        by what the seat sees (its hand, the faced card, the turn): the bot is a function of its
+        observation, so a search level, which plays this auction, bids exactly as ``normal``
+        does, and a paired comparison of the two sees only what the search changes."""
+        faced = parse_card(obs["faced_card"]) if obs["faced_card"] else 52
+        return random.Random(hand | faced << 52 | obs["auction_turn"] << 58 | self.seat << 62
+                             | (obs["phase"] == "take") << 63)
+
+    def _stock_value(self, keep: int, pool: list[int], by_cards: bool, rng: random.Random) -> float:
         if not pool:
             return float(meld_value(keep, by_cards))
-        sample = pool if len(pool) <= SAMPLES else self.rng.sample(pool, SAMPLES)
+        sample = pool if len(pool) <= SAMPLES else rng.sample(pool, SAMPLES)
         return sum(meld_value(keep | 1 << u, by_cards) for u in sample) / len(sample)
 
     def _bid(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -75,6 +108,7 @@ class GlapgosBot(Bot):
         hand = mask_of_texts(obs["hand"])
         faced = parse_card(obs["faced_card"])
         pool = self._unseen(obs, hand)
+        rng = self._sampler(obs, hand)
         opp = 1 - self.seat
         opp_cards = pool + list(iter_bits(mask_of_texts(obs["known_hands"][opp])))
         ranks = sorted(c % 13 for c in opp_cards)
@@ -83,7 +117,7 @@ class GlapgosBot(Bot):
             c = a.card
             keep = hand & ~(1 << c)
             vf = meld_value(keep | 1 << faced, by_cards)
-            vu = self._stock_value(keep, pool, by_cards)
+            vu = self._stock_value(keep, pool, by_cards, rng)
             r = c % 13
             below = sum(1 for x in ranks if x < r) + 0.5 * sum(1 for x in ranks if x == r)
             p = below / len(ranks) if ranks else 0.5
@@ -97,7 +131,7 @@ class GlapgosBot(Bot):
         hand = mask_of_texts(obs["hand"])
         faced = parse_card(obs["faced_card"])
         vf = meld_value(hand | 1 << faced, by_cards)
-        vu = self._stock_value(hand, self._unseen(obs, hand), by_cards)
+        vu = self._stock_value(hand, self._unseen(obs, hand), by_cards, self._sampler(obs, hand))
         return TAKE_FACED if vf >= vu else TAKE_UNSEEN
 
     # ------------------------------------------------------------------ the tricks
