@@ -410,7 +410,7 @@ class OpenSolver:
         # (up to 7 different leaves, a play-off to solve for each: they get half the budget,
         # and while they are not all solved the tricks are solved as if the play-off bonus did
         # not depend on them)
-        afters = {_after_tricks(points, me, m, given) for m in range(14)}
+        afters = {_after_tricks(points, me, m, given) for m in range(mine, mine + hand.bit_count() + 1)}
         playoff_values: dict[tuple[int, int, bool], int] = {}
         self.last_whole = True
         if len({self._climb_key(_by_seat(me, a[0], a[1]), a[2]) for a in afters}) > 1:
@@ -442,7 +442,7 @@ class OpenSolver:
                 options.append((x, partial(solver.lead, hand & ~x.cards, other, win, mine + win)))
         choice = self._pick(solver, spent, root, options)
         with contextlib.suppress(OutOfBudget):
-            self._ponder(obs, points, given, spent)
+            self._ponder(obs, me, afters, spent)
         return choice
 
     def _pick(self, solver: TrickSolver | ClimbSolver, spent: list[int], root: int,
@@ -453,10 +453,17 @@ class OpenSolver:
                 return action
         raise AssertionError("some legal action reaches the root value")
 
-    def _ponder(self, obs: Mapping[str, Any], points: Sequence[int], given: bool, spent: list[int]) -> None:
-        """Solve the play-off ahead with the budget the tricks left, for the leaves it will most
-        likely have (no bonus changing hands: the deal's points as they are)."""
-        self._playoff_root(obs, points, given, spent)
+    def _ponder(self, obs: Mapping[str, Any], me: int, afters: set[tuple[int, int, bool]],
+                spent: list[int]) -> None:
+        """Solve the play-off ahead with the budget the tricks left, for each way the deal's
+        points may stand after the tricks (one play-off to solve unless the bonus is near)."""
+        seen = set()
+        for a in sorted(afters):
+            points = _by_seat(me, a[0], a[1])
+            key = self._climb_key(points, a[2])
+            if key not in seen:
+                seen.add(key)
+                self._playoff_root(obs, points, a[2], spent)
 
     # ------------------------------------------------------------------ the play-off
     def _climb(self, obs: Mapping[str, Any], legal: Sequence[Action], spent: list[int]) -> Action | None:
