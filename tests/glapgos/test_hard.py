@@ -33,7 +33,7 @@ from .test_bot import _reach
 ODD_COUNT = [10 + m if m % 2 else -(10 + 13 - m) for m in range(14)]
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(20))
 def test_the_trick_solver_agrees_with_the_seven_card_solver(seed: int) -> None:
     st = _reach(seed, PLAY, 7)
     seat = st.to_act()[0]
@@ -53,7 +53,7 @@ def test_the_trick_solver_agrees_with_the_seven_card_solver(seed: int) -> None:
     assert full == want
 
 
-@pytest.mark.parametrize("seed", range(40))
+@pytest.mark.parametrize("seed", range(20))
 def test_the_climb_solver_agrees_with_the_small_climb_solver(seed: int) -> None:
     st = _reach(seed, PLAYOFF, 6)
     seat = st.to_act()[0]
@@ -68,15 +68,15 @@ def test_the_climb_solver_agrees_with_the_small_climb_solver(seed: int) -> None:
 
 
 def test_a_solver_out_of_budget_says_so_and_the_next_call_goes_on() -> None:
-    st = _reach(3, PLAY, 13)
+    st = _reach(3, PLAY, 9)
     seat = st.to_act()[0]
     solver = TrickSolver(ODD_COUNT, 50)
+    me, op, mine = st.hands[seat], st.hands[1 - seat], st.tricks_won[seat]
     with pytest.raises(OutOfBudget):
-        mtdf(lambda a, b: solver.lead(st.hands[seat], st.hands[1 - seat], True, 0, a, b))
+        mtdf(lambda a, b: solver.lead(me, op, True, mine, a, b))
     solver.budget = 10**7
-    value = mtdf(lambda a, b: solver.lead(st.hands[seat], st.hands[1 - seat], True, 0, a, b))
-    assert value == mtdf(lambda a, b: TrickSolver(ODD_COUNT, 10**7).lead(
-        st.hands[seat], st.hands[1 - seat], True, 0, a, b))
+    value = mtdf(lambda a, b: solver.lead(me, op, True, mine, a, b))
+    assert value == mtdf(lambda a, b: TrickSolver(ODD_COUNT, 10**7).lead(me, op, True, mine, a, b))
 
 
 @pytest.mark.parametrize("points", [(0, 0), (99, 0), (100, 40), (100, 100), (64, 99), (30, 120)])
@@ -180,13 +180,23 @@ def test_a_decision_out_of_budget_answers_none_and_the_tables_carry_on() -> None
     assert answers[0] is None and small.last_nodes <= 500 + 1
     while answers[-1] is None and len(answers) < 100:  # the same decision, solved bit by bit
         answers.append(small.choose(obs, legal))
-    assert answers[-1] is not None
-    whole = OpenSolver(seat, 10**7).choose(obs, legal)
-    assert answers[-1] == whole
+    choice = answers[-1]
+    assert choice is not None
+    # its value is the position's (a fresh solver, the odd-count leaves: no bonus within reach)
+    me, op, mine = st.hands[seat], st.hands[1 - seat], st.tricks_won[seat]
+    fresh = TrickSolver(ODD_COUNT, 10**7)
+    if st.trick:
+        lead = st.trick[0]
+        best = fresh.follow(me, op, True, lead, mine)
+        won = choice.card // 13 == lead // 13 and choice.card > lead
+        assert fresh.lead(me & ~choice.cards, op, won, mine + won) == best
+    else:
+        assert fresh.follow(op, me & ~choice.cards, False, choice.card, mine) == fresh.lead(me, op, True, mine)
 
 
 # ------------------------------------------------------------------ the search bots defer
-def test_the_search_levels_play_the_exact_answer_in_the_open_phases() -> None:
+def test_the_search_levels_play_the_exact_answer_in_the_open_phases(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot_module, "EXACT_BUDGET", 5000)  # enough here; less solving ahead
     game = Glapgos()
     for phase, left in ((PLAY, 6), (PLAYOFF, 8)):
         st = _reach(2, phase, left)
@@ -216,10 +226,12 @@ def test_other_games_search_as_before(game_id: str) -> None:
     decision, as before, so its every search is unchanged."""
     game = make_game(game_id)
     state = game.new_state(4)
-    seat = state.to_act()[0]
-    legal = state.legal_actions(seat)
-    if len(legal) == 1 or state.observation(seat).get("phase") in game.RULE_BOT_PHASES:
-        pytest.skip("the first decision is not a search")
+    while True:  # the rule bot up to the first decision a search level searches
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1 and state.observation(seat).get("phase") not in game.RULE_BOT_PHASES:
+            break
+        state.apply(seat, game.rule_bot(seat, random.Random(0)).act(state.observation(seat), legal))
     bot = ISMCTSBot(game, seat, random.Random(8), iterations=5)
     bot.act(state.observation(seat), legal)
     assert bot._exact_solver() is None and not bot.last_exact and bot.last_iterations > 0
