@@ -336,11 +336,19 @@ class OpenSolver:
         self.budget = budget
         self.tricks: dict[tuple[int, ...], TrickSolver] = {}
         self.climbs: dict[tuple[tuple[int, ...], tuple[int, ...]], ClimbSolver] = {}
+        #: the whole play-off's value, by leaves (``_climb_key``), once solved
+        self.roots: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         self.round = -1
         #: nodes visited by the last decision (solving and solving ahead)
         self.last_nodes = 0
-        #: whether the last trick decision counted the play-off's bonus exactly (see ``_trick``)
+        #: whether the last decision was exact: false when the play-off's bonus was valued as
+        #: the play-off without it would end (see ``_trick``), or an answer came from the tables
+        #: of such a valuation because the exact one ran out of budget
         self.last_whole = True
+        #: the trick leaves of the last answered trick decision (see ``_trick``)
+        self.last_final: tuple[int, ...] | None = None
+        #: a ceiling on this decision's spent nodes, below the budget, for a first answer
+        self._cap = INF
 
     def choose(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
         """The best legal action, or ``None`` when the budget ran out first (or the phase is
@@ -349,6 +357,8 @@ class OpenSolver:
             self.round = obs["round"]
             self.tricks.clear()
             self.climbs.clear()
+            self.roots.clear()
+            self.last_final = None
         self.last_nodes = 0
         spent = [0]
         try:
@@ -361,6 +371,7 @@ class OpenSolver:
             return None
         finally:
             self.last_nodes = spent[0]
+            self._cap = INF
 
     # ------------------------------------------------------------------ helpers
     def _climb_key(self, points: Sequence[int], given: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -368,7 +379,9 @@ class OpenSolver:
         return tuple(win), tuple(lose)
 
     def _climb_solver(self, points: Sequence[int], given: bool) -> ClimbSolver:
-        key = self._climb_key(points, given)
+        return self._climb_solver_by_key(self._climb_key(points, given))
+
+    def _climb_solver_by_key(self, key: tuple[tuple[int, ...], tuple[int, ...]]) -> ClimbSolver:
         solver = self.climbs.get(key)
         if solver is None:
             solver = self.climbs[key] = ClimbSolver(key[0], key[1], 0)
@@ -379,7 +392,7 @@ class OpenSolver:
         """Run ``fn`` on ``solver`` within what is left of this decision's budget (and within
         ``limit`` nodes)."""
         start = solver.nodes
-        left = self.budget - spent[0]
+        left = min(self.budget, self._cap) - spent[0]
         solver.budget = start + (left if limit is None else max(0, min(left, limit)))
         try:
             return fn()
@@ -393,8 +406,11 @@ class OpenSolver:
         piles = (rank_counts(mask_of_texts(obs["bid_pile_0"])), rank_counts(mask_of_texts(obs["bid_pile_1"])))
         leader = (obs["dealer"] + 1) % 2  # ruling G5
         mover, other, _, _ = compress(piles[leader], piles[1 - leader], -1)
-        return self._run(solver, spent, lambda: mtdf(
-            lambda a, b: solver.value(mover, other, leader == self.seat, 0, -1, a, b)), limit)
+        key = (solver.win, solver.lose)
+        if key not in self.roots:
+            self.roots[key] = self._run(solver, spent, lambda: mtdf(
+                lambda a, b: solver.value(mover, other, leader == self.seat, 0, -1, a, b)), limit)
+        return self.roots[key]
 
     # ------------------------------------------------------------------ the tricks
     def _trick(self, obs: Mapping[str, Any], legal: Sequence[Action], spent: list[int]) -> Action | None:
@@ -405,28 +421,52 @@ class OpenSolver:
         other = mask_of_texts(obs["known_hands"][1 - me])
         lead = parse_card(obs["trick"][0]["card"]) if obs["trick"] else -1
         mine = obs["tricks_won"][me]
-        # the play-off's value enters the tricks only through the bonus: when every trick count
-        # leaves the same play-off leaves, it is the same for every choice and is left out
-        # (up to 7 different leaves, a play-off to solve for each: they get half the budget,
-        # and while they are not all solved the tricks are solved as if the play-off bonus did
-        # not depend on them)
+        # The play-off's value enters the tricks only through the bonus: when every trick count
+        # leaves the same play-off leaves, it is the same for every choice and is left out.
+        # Else each way the points may stand after the tricks (up to 7) has its own play-off to
+        # solve: they are solved ahead with the budget the tricks leave (``_ponder``).  A way not
+        # solved yet is valued by the outcome of the play-off played for its points alone (who
+        # goes out, how many cards the other keeps), as if the bonus did not change how it is
+        # played: then the choice is not exact, only close (``last_whole``).
         afters = {_after_tricks(points, me, m, given) for m in range(mine, mine + hand.bit_count() + 1)}
+        keys = {a: self._climb_key(_by_seat(me, a[0], a[1]), a[2]) for a in afters}
         playoff_values: dict[tuple[int, int, bool], int] = {}
         self.last_whole = True
-        if len({self._climb_key(_by_seat(me, a[0], a[1]), a[2]) for a in afters}) > 1:
-            start = spent[0]
-            try:
-                for a in sorted(afters):
-                    limit = self.budget // 2 - (spent[0] - start)
-                    playoff_values[a] = self._playoff_root(obs, _by_seat(me, a[0], a[1]), a[2], spent, limit)
-            except OutOfBudget:
-                playoff_values.clear()
-                self.last_whole = False
+        if len(set(keys.values())) > 1:
+            plain = self.roots.get(self._climb_key([0, 0], True), 0)
+            for a, key in keys.items():
+                if key in self.roots:
+                    playoff_values[a] = self.roots[key]
+                else:
+                    self.last_whole = False
+                    if plain:  # 10 + n: the bot goes out leaving n; -(10 + n): the other does
+                        playoff_values[a] = key[0][plain - 10] if plain > 0 else key[1][-plain - 10]
 
         def playoff(p_me: int, p_other: int, g: bool) -> int:
             return playoff_values.get((p_me, p_other, g), 0)
 
         final = tuple(trick_final(points, me, given, playoff))
+        choice = None
+        if self.last_final is not None and self.last_final != final:
+            # an answer first, cheaply, from the tables of the last decision's leaves; then the
+            # better one from the new leaves if the budget allows
+            self._cap = spent[0] + self.budget // 2
+            with contextlib.suppress(OutOfBudget):
+                choice = self._trick_choice(self.last_final, hand, other, lead, mine, legal, spent)
+            self._cap = INF
+        try:
+            choice = self._trick_choice(final, hand, other, lead, mine, legal, spent)
+            self.last_final = final
+        except OutOfBudget:
+            if choice is None:
+                raise
+            self.last_whole = False
+        with contextlib.suppress(OutOfBudget):
+            self._ponder(obs, me, afters, spent)
+        return choice
+
+    def _trick_choice(self, final: tuple[int, ...], hand: int, other: int, lead: int, mine: int,
+                      legal: Sequence[Action], spent: list[int]) -> Action:
         solver = self.tricks.get(final)
         if solver is None:
             solver = self.tricks[final] = TrickSolver(final, 0)
@@ -440,10 +480,7 @@ class OpenSolver:
             for x in legal:
                 win = x.card // 13 == lead // 13 and x.card > lead
                 options.append((x, partial(solver.lead, hand & ~x.cards, other, win, mine + win)))
-        choice = self._pick(solver, spent, root, options)
-        with contextlib.suppress(OutOfBudget):
-            self._ponder(obs, me, afters, spent)
-        return choice
+        return self._pick(solver, spent, root, options)
 
     def _pick(self, solver: TrickSolver | ClimbSolver, spent: list[int], root: int,
               options: Sequence[tuple[Action, Callable[[int, int], int]]]) -> Action:
@@ -456,26 +493,43 @@ class OpenSolver:
     def _ponder(self, obs: Mapping[str, Any], me: int, afters: set[tuple[int, int, bool]],
                 spent: list[int]) -> None:
         """Solve the play-off ahead with the budget the tricks left, for each way the deal's
-        points may stand after the tricks (one play-off to solve unless the bonus is near)."""
-        seen = set()
-        for a in sorted(afters):
-            points = _by_seat(me, a[0], a[1])
-            key = self._climb_key(points, a[2])
-            if key not in seen:
-                seen.add(key)
-                self._playoff_root(obs, points, a[2], spent)
+        points may stand after the tricks (one play-off to solve unless the bonus is near; then
+        the play-off without the bonus first, which values the ways not solved yet)."""
+        ways = [([0, 0], True)] if len({self._climb_key(_by_seat(me, a[0], a[1]), a[2]) for a in afters}) > 1 else []
+        ways += [(_by_seat(me, a[0], a[1]), a[2]) for a in sorted(afters)]
+        for points, given in ways:
+            self._playoff_root(obs, points, given, spent)
 
     # ------------------------------------------------------------------ the play-off
     def _climb(self, obs: Mapping[str, Any], legal: Sequence[Action], spent: list[int]) -> Action | None:
         me = self.seat
-        points = obs["round_points"]
-        given = obs["bonus_seat"] >= 0
-        solver = self._climb_solver(points, given)
         last = obs["climb_last"]
-        size = len(last)
-        mine, theirs, rank, keep = compress(rank_counts(mask_of_texts(obs["hand"])),
-                                            rank_counts(mask_of_texts(obs["known_hands"][1 - me])),
-                                            parse_card(last[0]) % 13 if last else -1)
+        state = compress(rank_counts(mask_of_texts(obs["hand"])),
+                         rank_counts(mask_of_texts(obs["known_hands"][1 - me])),
+                         parse_card(last[0]) % 13 if last else -1)
+        key = self._climb_key(obs["round_points"], obs["bonus_seat"] >= 0)
+        plain = self._climb_key([0, 0], True)
+        self.last_whole = True
+        choice = None
+        if key != plain and plain in self.roots:
+            # the bonus is at stake but its play-off is not solved yet: an answer first from the
+            # one solved without it (solved ahead in the tricks), then the exact one if the
+            # budget allows (little chance while the whole play-off is not solved: all to the first)
+            self._cap = spent[0] + (self.budget // 2 if key in self.roots else self.budget)
+            with contextlib.suppress(OutOfBudget):
+                choice = self._climb_choice(self.climbs[plain], state, len(last), legal, spent)
+            self._cap = INF
+        try:
+            return self._climb_choice(self._climb_solver_by_key(key), state, len(last), legal, spent)
+        except OutOfBudget:
+            if choice is None:
+                raise
+            self.last_whole = False
+            return choice
+
+    def _climb_choice(self, solver: ClimbSolver, state: tuple[Counts, Counts, int, list[int]], size: int,
+                      legal: Sequence[Action], spent: list[int]) -> Action:
+        mine, theirs, rank, keep = state
         root = self._run(solver, spent, lambda: mtdf(lambda a, b: solver.value(mine, theirs, True, size, rank, a, b)))
         options: list[tuple[Action, Callable[[int, int], int]]] = []
         for x in legal:
