@@ -32,8 +32,10 @@ machines.  A single legal action is returned at once, without searching.
 Exact answers.  Where a game's rule bot can *solve* a decision (Galapagos after the melds: both
 hands shown, no chance left), sampling and random rollouts can only do worse than the solution,
 so a search bot asks first.  A rule bot opts in by having a method ``exact(obs, legal)`` that
-returns the solved action or ``None`` ("not solved, search"); the search bot keeps one such
-bot for its seat (its tables may carry over between decisions) and plays its answer as is.
+returns the solved action (its docstring says how exact) or ``None`` ("not solved, search");
+the search bot keeps one such bot for its seat (its tables may carry over between decisions,
+so the answers depend on the decisions before: still the same for the same game and seeds)
+and plays its answer as is.
 A rule bot without the method changes nothing: no extra random draw, the same searches.
 """
 

@@ -16,7 +16,10 @@
 For the search levels (``hard``, ``expert``) the bot also answers ``exact``: from the first trick
 on, nothing is hidden and nothing is left to chance, so ``solver.OpenSolver`` solves the rest of
 the deal (tricks, play-off and the 100 bonus) within a node budget.  The search levels play that
-answer instead of sampling, which could only do worse; ``normal`` keeps its rules of thumb.
+answer instead of sampling, which could only do worse; ``normal`` keeps its rules of thumb.  In
+the auction the search levels play this bot too (``RULE_BOT_PHASES``), and since its samples of
+unseen cards are seeded by the observation, they bid exactly as ``normal``: on the same deals the
+two differ only from the first trick on.
 """
 
 from __future__ import annotations
@@ -58,8 +61,12 @@ class GlapgosBot(Bot):
         self._open: OpenSolver | None = None
 
     def exact(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
-        """The solved choice in the open phases (tricks, play-off), or ``None`` when the
-        position is not open yet or the budget ran out (see ``torite.bots.search``)."""
+        """The solver's choice in the open phases (tricks, play-off), or ``None`` when the
+        position is not open yet or the budget ran out (see ``torite.bots.search``).
+
+        Exact, but for one case: with the 100 bonus within reach, a play-off that is not solved
+        yet for a way the points may stand is valued as the play-off without the bonus ends
+        (``OpenSolver.last_whole`` is then false) — still far closer than a sampled search."""
         if obs["phase"] not in (PLAY, PLAYOFF) or len(legal) == 1:
             return None
         if self._open is None:
