@@ -35,6 +35,7 @@ sampled pile.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from typing import Any, ClassVar, NoReturn, Self
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, Game, IllegalAction, Result, State
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import _BY_SUIT, _JOKERS, SUITS, play_actions, suits_of
+from torite.engine.trick import _BY_SUIT, _JOKERS, PLAY_ACTIONS, SUITS, play_actions, suits_of
 
 OVER = "over"
 PLAY = "play"
@@ -150,8 +151,16 @@ _BELOW_SUIT: tuple[int, ...] = tuple((1 << 13 * s) - 1 for s in range(4))
 #: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
 _SEATS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
 
-#: ``Event`` without its Python-level ``__new__``: events are made on the hot path
-_event = tuple.__new__
+#: an ``Event`` from its four fields as a plain tuple, without the Python-level ``__new__``
+_event = functools.partial(tuple.__new__, Event)
+
+#: the card of each one-card ``play`` action: one lookup checks an action's kind, cards and
+#: argument at once (an equal action made elsewhere finds its card too)
+_CARD_OF_PLAY: dict[Action, int] = {a: a.card for a in PLAY_ACTIONS}
+#: a card list's texts in one C-level call (``list(map(_text_of, cards))``)
+_text_of = _TEXT.__getitem__
+#: each card's bit: ``sum(map(_BIT.__getitem__, cards))`` is their mask in one C-level call
+_BIT: tuple[int, ...] = tuple(1 << c for c in range(54))
 
 
 def _shuffle_by_bits(rng: random.Random, deck: list[int]) -> None:
@@ -348,6 +357,14 @@ class TrickState(State):
     [none], ``pins(seat)`` and ``forbids(seat)`` (what the seat knows of hidden places).
     """
 
+    # the kit's attributes live in slots (a game's own, fewer, in the instance dict): CPython
+    # 3.11 shares an instance dict's keys only up to 30 of them, and past that every attribute
+    # read on the hot path is a slower, unshared lookup
+    __slots__ = ("_after_hook", "_clear_hook", "_events", "_full_hook", "_later", "_offer_mask", "_offer_seat",
+                 "_played_hook", "_round_hook", "_slotted", "_taken_hook", "counters", "dealer", "deals",
+                 "game", "hands", "history", "leader", "led", "max_rounds", "n", "pending", "phase", "rng",
+                 "round_no", "round_points", "round_scores", "scores", "seed", "trick", "trick_seats",
+                 "tricks_won", "turn", "voids")
     game: TrickGame
     #: list attributes of the subclass that ``clone`` copies (lists of ints or bools)
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -409,7 +426,7 @@ class TrickState(State):
 
     def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
                  deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
-        self.game = game
+        self._bind(game)
         self.n = n = game.num_players
         self.seed = seed
         self.rng = random.Random(seed)
@@ -434,6 +451,16 @@ class TrickState(State):
         self.counters = dict.fromkeys(game.STAT_KEYS, 0)
         self.pending = 0
         self.start_round()
+
+    def _bind(self, game: TrickGame) -> None:
+        """The game, and the class's hook flags as instance slots: the hot path reads them on
+        every card, and CPython 3.11 reads a slot fast but a class attribute through an
+        instance slowly (it does not specialise that read)."""
+        self.game = game
+        cls = type(self)
+        self._played_hook, self._after_hook, self._full_hook = cls._PLAYED_HOOK, cls._AFTER_HOOK, cls._FULL_HOOK
+        self._taken_hook, self._clear_hook, self._round_hook = cls._TAKEN_HOOK, cls._CLEAR_HOOK, cls._ROUND_HOOK
+        self._slotted = bool(game.TRICK_SLOTS)
 
     # ------------------------------------------------------------------ hooks
     def setup_options(self) -> None:
@@ -576,12 +603,7 @@ class TrickState(State):
             while True:
                 deck = list(game.deck)
                 _shuffle(self.rng, deck)
-                hands = []
-                for i in range(n):
-                    m = 0
-                    for c in deck[i * size:(i + 1) * size]:
-                        m |= 1 << c
-                    hands.append(m)
+                hands = [sum(map(_BIT.__getitem__, deck[i * size:(i + 1) * size])) for i in range(n)]
                 at = n * size
                 for p, k in piles:
                     setattr(self, p.name, deck[at:at + k])
@@ -601,24 +623,26 @@ class TrickState(State):
         self.round_points = [0] * n
         self.tricks_won = [0] * n
         self.pending = 0
+        self._offer_seat = -1
         self._clear_trick()
-        events = self.events
-        events.append(_event(Event, ("round", -1, {"round": self.round_no, "dealer": self.dealer}, ALL_SEATS)))
+        later = self._later
+        later.append(("round", -1, {"round": self.round_no, "dealer": self.dealer}, ALL_SEATS))
         for s in range(n):
-            events.append(_event(Event, ("deal", s, {"cards": _cards_enc(hands[s])}, 1 << s)))
+            later.append(("deal", s, {"cards": _cards_enc(hands[s])}, 1 << s))
         self.start_round_hook(deal)
 
     def _clear_trick(self) -> None:
         n, d = self.n, self.__dict__
         for attr, value in self.game._SLOT_RESET:
             d[attr] = [value] * n
-        if self._CLEAR_HOOK:
+        if self._clear_hook:
             self.clear_trick_hook()
 
     def play_card(self, seat: int, card: int) -> None:
         """Move a card from ``seat``'s hand to the trick, then let the game react.  A joker
         (card 52 or 53) belongs to no suit: it leads no suit and shows no void."""
         self.hands[seat] &= ~(1 << card)
+        self._offer_seat = -1  # the offer is stale once a card moves
         trick = self.trick
         if not trick:
             self.led = card // 13 if card < 52 else -1
@@ -626,13 +650,13 @@ class TrickState(State):
             self.voids[seat] |= 1 << self.led
         trick.append(card)
         self.trick_seats.append(seat)
-        data = self.card_played(seat, card) if self._PLAYED_HOOK else {"card": _TEXT[card]}
-        self.events.append(_event(Event, ("play", seat, data, ALL_SEATS)))
-        if self._AFTER_HOOK and self.after_play(seat, card):
+        data = self.card_played(seat, card) if self._played_hook else {"card": _TEXT[card]}
+        self._later.append(("play", seat, data, ALL_SEATS))
+        if self._after_hook and self.after_play(seat, card):
             return
         if len(trick) < self.n:
             self.turn = (self.turn + 1) % self.n
-        elif self._FULL_HOOK:
+        elif self._full_hook:
             self.trick_full()
         else:
             self.finish_trick()
@@ -656,30 +680,29 @@ class TrickState(State):
         if "tricks" in counters:
             counters["tricks"] += 1
         record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
-                                  "cards": [_TEXT[c] for c in trick],
+                                  "cards": list(map(_text_of, trick)),
                                   "led": SUITS[self.led] if self.led >= 0 else None,
                                   "winner": winner, "points": pts}
-        game = self.game
-        if game.TRICK_SLOTS:
-            k = len(trick)
+        if self._slotted:
+            game, k = self.game, len(trick)
             for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
                 record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
             for attr, key, enc in game._SLOT_ENCODE:
                 record[key] = [enc(x) for x in getattr(self, attr)[:k]]
             for attr, key in game._SLOT_CARD:
                 record[key] = [_TEXT[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
-        if self._TAKEN_HOOK:
+        if self._taken_hook:
             self.trick_taken(win, winner, record)
         self.history.append(record)
-        self.events.append(_event(Event, ("trick", winner, record, ALL_SEATS)))
+        self._later.append(("trick", winner, record, ALL_SEATS))
         self.trick = []
         self.trick_seats = []
         self.led = -1
-        if game.TRICK_SLOTS or self._CLEAR_HOOK:
+        if self._slotted or self._clear_hook:
             self._clear_trick()
         self.phase = PLAY
         self.leader = self.turn = winner
-        if self.round_over() if self._ROUND_HOOK else not all(self.hands):
+        if self.round_over() if self._round_hook else not all(self.hands):
             self.end_round()
 
     def end_round(self) -> None:
@@ -687,17 +710,35 @@ class TrickState(State):
         for s in range(self.n):
             self.scores[s] += self.round_points[s]
         self.round_scores.append(tuple(self.round_points))
-        self.events.append(Event("round_end", -1, {**extra, "points": list(self.round_points),
-                                                   "scores": list(self.scores)}))
+        self._later.append(("round_end", -1, {**extra, "points": list(self.round_points),
+                                               "scores": list(self.scores)}, ALL_SEATS))
         if self.game_over():
             self.phase = OVER
             self.pending = 0
-            self.events.append(Event("game_end", -1, {"scores": list(self.scores),
-                                                      "winners": list(self.result().winners)}))
+            self._later.append(("game_end", -1, {"scores": list(self.scores),
+                                                  "winners": list(self.result().winners)}, ALL_SEATS))
         else:
             self.start_round()
 
     # ------------------------------------------------------------------ protocol
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened, in order.  The kit's own events (deals, plays, tricks,
+        round and game ends) wait as plain tuples in ``_later`` and become events
+        here, on the first read after them: wrapping each costs more than making it, and a
+        rollout or a self-play loop never reads them.  Every read goes through here, so a
+        game's ``self.events.append(...)`` lands after them, in order."""
+        later = self._later
+        if later:
+            self._events.extend(map(_event, later))
+            later.clear()
+        return self._events
+
+    @events.setter
+    def events(self, value: list[Event]) -> None:
+        self._events = value
+        self._later: list[tuple[str, int, Any, int]] = []
+
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
@@ -728,6 +769,7 @@ class TrickState(State):
             if seat != self.turn:
                 return []
             m = self.playable(seat)  # play_actions(m), written out: one call less a decision
+            self._offer_seat, self._offer_mask = seat, m  # what apply checks a play against
             s = (m.bit_length() - 1) // 13
             if 0 <= s < 4 and not m & _BELOW_SUIT[s]:  # one suit (following suit, mostly): one lookup
                 return list(_BY_SUIT[s][m >> 13 * s])
@@ -743,11 +785,12 @@ class TrickState(State):
         :class:`IllegalAction` before anything changes."""
         phase = self.phase
         if phase == PLAY and seat == self.turn and type(seat) is int:
-            cards = action.cards
-            if (action.kind != "play" or cards <= 0 or cards & (cards - 1) or action.arg
-                    or not cards & self.hands[seat] or not cards & self.playable(seat)):
+            card = _CARD_OF_PLAY.get(action)  # None unless a one-card ``play`` of the deck
+            # the cards legal_actions offered this seat, unless the state has moved on since
+            m = self._offer_mask if self._offer_seat == seat else self.playable(seat)
+            if card is None or not (m & self.hands[seat]) >> card & 1:
                 self._refuse_play(seat, action)
-            self.play_card(seat, cards.bit_length() - 1)
+            self.play_card(seat, card)
             return
         entry = self._PHASES.get(phase)
         if entry is not None and entry[2] is not None and type(seat) is int:
@@ -1108,7 +1151,7 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
     """A state with every field an observation shows; hidden cards left as -1 / absent."""
     n = obs["num_players"]
     seat = obs["seat"]
-    st.game = game
+    st._bind(game)
     st.n = n
     st.seed = None
     st.rng = random.Random(0)
@@ -1119,6 +1162,7 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
     st.scores = list(obs["scores"])
     st.round_scores = [tuple(r) for r in obs["round_scores"]]
     st.events = []
+    st._offer_seat = -1
     st.counters = dict(obs["stats"])
     st.phase = obs["phase"]
     st.leader = obs["leader"]

@@ -38,6 +38,7 @@ HEARTS_MASK: Final = SUIT_MASKS[2]
 POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
 TOTAL_POINTS: Final = 26
 #: penalty points of each card: a heart 1, Q♠ 13
+_BIT: Final = tuple(1 << c for c in range(52))
 CARD_POINTS: Final = tuple(1 if 26 <= c < 39 else 13 if c == QUEEN_SPADES else 0 for c in range(52))
 #: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
 DIRECTIONS: Final = ("none", "left", "across", "right")
@@ -50,7 +51,8 @@ PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
 def trick_winner_index(cards: list[int], led: int) -> int:
     """The highest card of the led suit wins (no trumps; within a suit a higher card is a
     higher int)."""
-    return cards.index(max(c for c in cards if c // 13 == led))
+    played = sum(map(_BIT.__getitem__, cards))  # the trick as a mask, in one C-level call
+    return cards.index((played & SUIT_MASKS[led]).bit_length() - 1)
 
 
 @cache
@@ -200,9 +202,7 @@ class HeartsState(TrickState):
         return trick_winner_index(self.trick, self.led)
 
     def trick_points(self, win: int) -> int:
-        pts = 0
-        for c in self.trick:
-            pts += CARD_POINTS[c]
+        pts = sum(map(CARD_POINTS.__getitem__, self.trick))
         if pts:
             self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
         return pts

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from itertools import combinations
 from typing import Any, Final
 
 from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, parse_card
@@ -19,9 +18,12 @@ from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlo
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
+CLUB_MASK: Final = SUIT_MASKS[CLUBS]
+DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
 CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
+CARD_TEXT: Final = tuple(card_str(c) for c in range(54))
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
 BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
@@ -152,7 +154,10 @@ class TrickOfTheDeadState(TrickState):
 
     def legal_bury(self, seat: int) -> list[Action]:
         cards = list(iter_bits(self.hands[seat] & self._buriable()))
-        return [BURY_PAIR[a][b] for a, b in combinations(cards, 2)]
+        out: list[Action] = []
+        for i, a in enumerate(cards):  # the pairs in ``combinations`` order, a row at a time
+            out += map(BURY_PAIR[a].__getitem__, cards[i + 1:])
+        return out
 
     def is_legal_bury(self, seat: int, action: Action) -> bool:
         cards = action.cards
@@ -190,9 +195,11 @@ class TrickOfTheDeadState(TrickState):
         return hand
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
-        zombie = self.trick_zombie[len(self.trick) - 1] = bool(self.zombies[seat] >> card & 1)
-        self.zombies[seat] &= ~(1 << card)
-        return {"card": card_str(card), "zombie": zombie}
+        zombies = self.zombies
+        zombie = self.trick_zombie[len(self.trick) - 1] = bool(zombies[seat] >> card & 1)
+        if zombie:
+            zombies[seat] &= ~(1 << card)
+        return {"card": CARD_TEXT[card], "zombie": zombie}
 
     def after_play(self, seat: int, card: int) -> bool:
         if card < 52:
@@ -232,15 +239,11 @@ class TrickOfTheDeadState(TrickState):
         return winning_index(self.trick, self.led, self.trump_now)
 
     def trick_points(self, win: int) -> int:
-        pts = self.points
-        if self.trick_zombie[win]:
-            if self.double_trick:
-                total = 2 * sum(pts[c] for c in self.trick)
-            else:
-                total = sum(pts[c] * (2 if 13 <= c < 26 else 1) for c in self.trick)
-        else:
-            total = sum(pts[c] for c in self.trick)
-        if self.trick[win] >= 52:
+        trick = self.trick
+        total = sum(map(self.points.__getitem__, trick))
+        if self.trick_zombie[win]:  # doubled: the whole trick, or its diamonds
+            total += total if self.double_trick else sum(self.points[c] for c in trick if 13 <= c < 26)
+        if trick[win] >= 52:
             total += 5
         return total
 
@@ -250,9 +253,14 @@ class TrickOfTheDeadState(TrickState):
             counters["joker_wins"] += 1
         if self.trick_zombie[win]:
             counters["zombie_wins"] += 1
-        ranks = [c % 13 for c in self.trick if c < 52]
+        ranks = repeated = 0
+        for c in self.trick:
+            if c < 52:
+                bit = 1 << c % 13
+                repeated |= ranks & bit
+                ranks |= bit
         risen = -1
-        if len(set(ranks)) < len(ranks) and self.graveyard:
+        if repeated and self.graveyard:
             risen = self.graveyard.pop()
             self.hands[winner] |= 1 << risen
             self.zombies[winner] |= 1 << risen
@@ -264,31 +272,29 @@ class TrickOfTheDeadState(TrickState):
         """Surviving hearts score now; the round-end event carries each seat's breakdown (the
         rows of the table's round summary), which adds up to its points."""
         n = self.n
-        rows = {k: [0] * n for k in ("tricks", "diamonds", "clubs", "hearts_taken", "joker_bonus",
-                                      "zombie_bonus", "hearts")}
-        pts = self.points
+        taken, joker = [0] * n, [0] * n  # the cards each seat took; its tricks won by a joker
         for t in self.history:
             w = t["winner"]
-            cards = [CARD_OF_TEXT[c] for c in t["cards"]]
-            base = {"diamonds": 0, "clubs": 0, "hearts_taken": 0}
-            for c in cards:
-                if c < 13:
-                    base["clubs"] += pts[c]
-                elif c < 26:
-                    base["diamonds"] += pts[c]
-                elif c < 39:
-                    base["hearts_taken"] += pts[c]
-            joker = 5 if cards[t["seats"].index(w)] >= 52 else 0
-            rows["tricks"][w] += 1
-            for k, v in base.items():
-                rows[k][w] += v
-            rows["joker_bonus"][w] += joker
-            rows["zombie_bonus"][w] += t["points"] - sum(base.values()) - joker
+            cards = t["cards"]
+            for x in cards:
+                taken[w] |= 1 << CARD_OF_TEXT[x]
+            if CARD_OF_TEXT[cards[t["seats"].index(w)]] >= 52:
+                joker[w] += 5
+        pts = self.points
+        rows: dict[str, list[int]] = {
+            "tricks": list(self.tricks_won),
+            "diamonds": [sum(map(pts.__getitem__, iter_bits(m & DIAMOND_MASK))) for m in taken],
+            "clubs": [pts[0] * (m & CLUB_MASK).bit_count() for m in taken],
+            "hearts_taken": [(m & HEART_MASK).bit_count() for m in taken],
+            "joker_bonus": joker,
+        }
+        # what the tricks scored beyond their cards and jokers is the zombies' doubling
+        rows["zombie_bonus"] = [self.round_points[s] - rows["diamonds"][s] - rows["clubs"][s]
+                                - rows["hearts_taken"][s] - joker[s] for s in range(n)]
+        rows["hearts"] = [(self.hands[s] & HEART_MASK).bit_count() * self.survival_bonus for s in range(n)]
         for s in range(n):
-            bonus = (self.hands[s] & HEART_MASK).bit_count() * self.survival_bonus
-            self.round_points[s] += bonus
-            self.counters["survival_points"] += bonus
-            rows["hearts"][s] = bonus
+            self.round_points[s] += rows["hearts"][s]
+            self.counters["survival_points"] += rows["hearts"][s]
         return rows
 
     def game_over(self) -> bool:
