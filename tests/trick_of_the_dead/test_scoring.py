@@ -221,3 +221,25 @@ def test_the_round_end_breakdown_adds_up_to_each_seats_points(options: dict[str,
             if options.get("zombie_doubles", "diamonds") == "diamonds":  # a doubled trick doubles its clubs too
                 assert end["zombie_bonus"][s] >= 0
         assert sum(end["tricks"]) == len(state.history)
+
+
+def test_a_sampled_state_carries_the_tricks_taken_so_far_into_the_breakdown() -> None:
+    """The breakdown's cards taken and joker bonus are kept as the tricks fall; a state the
+    determinizer samples mid-round rebuilds them from the public tricks, so a search's
+    rollout ends with rows that still add up."""
+    game = make_game()
+    for seed in range(10):
+        state = game.new_state(seed, max_rounds=1)
+        rng = random.Random(seed)
+        while len(state.history) < 6 or state.to_act() != (0,):
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        sampled = game.determinizer(state.observation(0)).sample(rng)
+        assert (sampled.won_cards, sampled.joker_bonus) == (state.won_cards, state.joker_bonus)
+        while not sampled.is_over():
+            seat = sampled.to_act()[0]
+            sampled.apply(seat, rng.choice(sampled.legal_actions(seat)))
+        end = [e for e in sampled.events if e.kind == "round_end"][-1].data
+        rows = ("diamonds", "clubs", "hearts_taken", "joker_bonus", "zombie_bonus", "hearts")
+        for s in range(game.num_players):
+            assert sum(end[k][s] for k in rows) == end["points"][s]

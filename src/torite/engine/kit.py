@@ -360,11 +360,11 @@ class TrickState(State):
     # the kit's attributes live in slots (a game's own, fewer, in the instance dict): CPython
     # 3.11 shares an instance dict's keys only up to 30 of them, and past that every attribute
     # read on the hot path is a slower, unshared lookup
-    __slots__ = ("_after_hook", "_clear_hook", "_events", "_full_hook", "_later", "_offer_mask", "_offer_seat",
-                 "_played_hook", "_round_hook", "_slotted", "_taken_hook", "counters", "dealer", "deals",
-                 "game", "hands", "history", "leader", "led", "max_rounds", "n", "pending", "phase", "rng",
-                 "round_no", "round_points", "round_scores", "scores", "seed", "trick", "trick_seats",
-                 "tricks_won", "turn", "voids")
+    __slots__ = ("_after_hook", "_clear_hook", "_events", "_full_hook", "_later", "_offer_mask",
+                 "_offer_seat", "_phases", "_played_hook", "_round_hook", "_simultaneous", "_slotted",
+                 "_taken_hook", "counters", "dealer", "deals", "game", "hands", "history", "leader", "led",
+                 "max_rounds", "n", "pending", "phase", "rng", "round_no", "round_points", "round_scores",
+                 "scores", "seed", "trick", "trick_seats", "tricks_won", "turn", "voids")
     game: TrickGame
     #: list attributes of the subclass that ``clone`` copies (lists of ints or bools)
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -382,6 +382,9 @@ class TrickState(State):
     _TAKEN_HOOK: ClassVar[bool] = False
     _CLEAR_HOOK: ClassVar[bool] = False
     _FULL_HOOK: ClassVar[bool] = False
+    #: the cards whose play calls ``after_play`` (a mask; every card unless a game narrows it,
+    #: e.g. to the jokers, and saves a call a card)
+    AFTER_PLAY_CARDS: ClassVar[int] = (1 << 54) - 1
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -453,14 +456,17 @@ class TrickState(State):
         self.start_round()
 
     def _bind(self, game: TrickGame) -> None:
-        """The game, and the class's hook flags as instance slots: the hot path reads them on
-        every card, and CPython 3.11 reads a slot fast but a class attribute through an
-        instance slowly (it does not specialise that read)."""
+        """The game, and the class's hook flags, phases and the game's simultaneous phases as
+        instance slots: the hot path reads them on every decision, and CPython 3.11 reads a
+        slot fast but a class attribute through an instance slowly (it does not specialise
+        that read)."""
         self.game = game
         cls = type(self)
-        self._played_hook, self._after_hook, self._full_hook = cls._PLAYED_HOOK, cls._AFTER_HOOK, cls._FULL_HOOK
+        self._played_hook, self._full_hook = cls._PLAYED_HOOK, cls._FULL_HOOK
+        self._after_hook = cls.AFTER_PLAY_CARDS if cls._AFTER_HOOK else 0  # the cards that call it
         self._taken_hook, self._clear_hook, self._round_hook = cls._TAKEN_HOOK, cls._CLEAR_HOOK, cls._ROUND_HOOK
         self._slotted = bool(game.TRICK_SLOTS)
+        self._phases, self._simultaneous = cls._PHASES, game.SIMULTANEOUS
 
     # ------------------------------------------------------------------ hooks
     def setup_options(self) -> None:
@@ -652,7 +658,7 @@ class TrickState(State):
         self.trick_seats.append(seat)
         data = self.card_played(seat, card) if self._played_hook else {"card": _TEXT[card]}
         self._later.append(("play", seat, data, ALL_SEATS))
-        if self._after_hook and self.after_play(seat, card):
+        if self._after_hook >> card & 1 and self.after_play(seat, card):
             return
         if len(trick) < self.n:
             self.turn = (self.turn + 1) % self.n
@@ -739,11 +745,16 @@ class TrickState(State):
         self._events = value
         self._later: list[tuple[str, int, Any, int]] = []
 
+    def emit(self, kind: str, seat: int, data: dict[str, Any], visible: int = ALL_SEATS) -> None:
+        """Record an event: ``self.events.append(Event(kind, seat, data, visible))`` at a
+        fraction of the cost, for events a game makes on every decision."""
+        self._later.append((kind, seat, data, visible))
+
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
             return (self.turn,)
-        if phase in self.game.SIMULTANEOUS:
+        if phase in self._simultaneous:
             p = self.pending & ((1 << self.n) - 1)
             return _SEATS_OF[p] if p < len(_SEATS_OF) else tuple(s for s in range(self.n) if p >> s & 1)
         return () if phase == OVER else (self.turn,)
@@ -759,7 +770,7 @@ class TrickState(State):
 
     def _may_decide(self, seat: int) -> bool:
         phase = self.phase
-        if phase in self.game.SIMULTANEOUS:
+        if phase in self._simultaneous:
             return type(seat) is int and 0 <= seat < self.n and bool(self.pending >> seat & 1)
         return seat == self.turn and type(seat) is int and phase != OVER
 
@@ -778,7 +789,7 @@ class TrickState(State):
                     *_JOKERS[m >> 52 & 3]]
         if not self._may_decide(seat):
             return []
-        return self._PHASES[phase][0](self, seat)
+        return self._phases[phase][0](self, seat)
 
     def apply(self, seat: int, action: Action) -> None:
         """The one legality check, then the phase's ``apply_<phase>``; a refused action raises
@@ -792,9 +803,9 @@ class TrickState(State):
                 self._refuse_play(seat, action)
             self.play_card(seat, card)
             return
-        entry = self._PHASES.get(phase)
+        entry = self._phases.get(phase)
         if entry is not None and entry[2] is not None and type(seat) is int:
-            if phase in self.game.SIMULTANEOUS:  # the checks below, for a seat that decides now
+            if phase in self._simultaneous:  # the checks below, for a seat that decides now
                 ok = 0 <= seat < self.n and bool(self.pending >> seat & 1) and not action.cards >> 54
             else:
                 ok = seat == self.turn
@@ -806,12 +817,12 @@ class TrickState(State):
         if not self._may_decide(seat):
             if type(seat) is not int or not 0 <= seat < self.n:
                 raise IllegalAction(f"there is no seat {seat!r} (seats 0 to {self.n - 1})")
-            if phase in self.game.SIMULTANEOUS:
+            if phase in self._simultaneous:
                 raise IllegalAction(f"seat {seat} has no {phase} decision to make now")
             raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         if action.cards >> 54:
             raise IllegalAction(f"{action.kind} names a card that is not in the deck")
-        legal_fn, apply_fn, quick = self._PHASES[phase]
+        legal_fn, apply_fn, quick = self._phases[phase]
         if quick is not None and quick(self, seat, action):
             apply_fn(self, seat, action)
             return

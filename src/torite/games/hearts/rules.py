@@ -46,6 +46,8 @@ DIRECTIONS: Final = ("none", "left", "across", "right")
 ROTATION: Final = (1, 3, 2, 0)
 PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
+_CARD_OF_PASS: Final = {a: c for c, a in enumerate(PASS_ACTIONS)}
+CARD_TEXT: Final = tuple(card_str(c) for c in range(52))
 
 
 def trick_winner_index(cards: list[int], led: int) -> int:
@@ -142,14 +144,13 @@ class HeartsState(TrickState):
                 *_passes(3, m >> 39 & 8191)]
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
-        cards = action.cards
-        return (action.kind == PASS and not action.arg and cards > 0 and not cards & (cards - 1)
-                and bool(cards & self.hands[seat] & ~self.passed[seat]))
+        card = _CARD_OF_PASS.get(action)  # None unless a one-card ``pass``
+        return card is not None and bool((self.hands[seat] & ~self.passed[seat]) >> card & 1)
 
     def apply_pass(self, seat: int, action: Action) -> None:
         self.passed[seat] |= action.cards
         self.pass_count[seat] += 1
-        self.events.append(Event("pass", seat, {"card": card_str(action.card)}, 1 << seat))
+        self.emit("pass", seat, {"card": CARD_TEXT[action.card]}, 1 << seat)
         if self.pass_count[seat] == PASS_CARDS:
             self.pending &= ~(1 << seat)
         if not self.pending:

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Final
 
-from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, parse_card
+from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, OptionSpec
 from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState
 
@@ -102,6 +102,9 @@ class TrickOfTheDead(TrickGame):
 
 class TrickOfTheDeadState(TrickState):
     game: TrickOfTheDead
+    #: per seat, the cards of the tricks it won and its joker bonus so far (the round summary's
+    #: rows, kept as the tricks fall rather than read back from the history at the end)
+    LIST_FIELDS = ("won_cards", "joker_bonus")
     graveyard: list[int]
     trick_zombie: list[bool]
     fixed_grave: list[int] | None
@@ -141,6 +144,8 @@ class TrickOfTheDeadState(TrickState):
         self.trump_now = -1  # the trump in force for the current trick
         self.jokers_played = 0
         self.need_call = False
+        self.won_cards = [0] * n
+        self.joker_bonus = [0] * n
 
     def grave_seen(self) -> int:
         return ALL_SEATS if self.grave_public else 0
@@ -201,9 +206,9 @@ class TrickOfTheDeadState(TrickState):
             zombies[seat] &= ~(1 << card)
         return {"card": CARD_TEXT[card], "zombie": zombie}
 
+    AFTER_PLAY_CARDS = JOKERS_MASK  # only a joker's play asks for a declaration
+
     def after_play(self, seat: int, card: int) -> bool:
-        if card < 52:
-            return False
         self.jokers_played += 1
         if len(self.trick) == 1:
             self.need_call = True  # a led joker names the suit to follow
@@ -251,14 +256,17 @@ class TrickOfTheDeadState(TrickState):
         counters = self.counters
         if self.trick[win] >= 52:
             counters["joker_wins"] += 1
+            self.joker_bonus[winner] += 5
         if self.trick_zombie[win]:
             counters["zombie_wins"] += 1
-        ranks = repeated = 0
+        ranks = repeated = cards = 0
         for c in self.trick:
+            cards |= 1 << c
             if c < 52:
                 bit = 1 << c % 13
                 repeated |= ranks & bit
                 ranks |= bit
+        self.won_cards[winner] |= cards
         risen = -1
         if repeated and self.graveyard:
             risen = self.graveyard.pop()
@@ -271,15 +279,7 @@ class TrickOfTheDeadState(TrickState):
     def score_round(self) -> dict[str, Any]:
         """Surviving hearts score now; the round-end event carries each seat's breakdown (the
         rows of the table's round summary), which adds up to its points."""
-        n = self.n
-        taken, joker = [0] * n, [0] * n  # the cards each seat took; its tricks won by a joker
-        for t in self.history:
-            w = t["winner"]
-            cards = t["cards"]
-            for x in cards:
-                taken[w] |= 1 << CARD_OF_TEXT[x]
-            if CARD_OF_TEXT[cards[t["seats"].index(w)]] >= 52:
-                joker[w] += 5
+        n, taken, joker = self.n, self.won_cards, list(self.joker_bonus)
         pts = self.points
         rows: dict[str, list[int]] = {
             "tricks": list(self.tricks_won),
@@ -323,6 +323,12 @@ class TrickOfTheDeadState(TrickState):
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
         self.grave_public = obs["graveyard"] is not None
         self.fixed_grave = None
+        self.won_cards, self.joker_bonus = [0] * self.n, [0] * self.n
+        for t in obs["tricks"]:
+            w = t["winner"]
+            self.won_cards[w] |= mask_of_texts(t["cards"])
+            if parse_card(t["cards"][t["seats"].index(w)]) >= 52:
+                self.joker_bonus[w] += 5
 
 
 TrickOfTheDead.STATE = TrickOfTheDeadState
