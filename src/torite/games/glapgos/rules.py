@@ -167,7 +167,7 @@ class Glapgos(TrickGame):
     # (hard − normal: −26 [−59, +6] a deal searching everything).  From the first trick on the
     # deal is open (ruling R1) and the rule bot's ``exact`` solves it (solver.py): the search
     # levels play that answer and search only when its node budget runs out (hard − normal
-    # +8.4 [+5.4, +11.4] a deal, 100 paired deals of bench_one_seat, seed 7000; searching the
+    # +8.38 [+5.74, +11.02] a deal, 100 paired deals of bench_one_seat, seed 5000; searching the
     # open phases instead it was −4.9 ± 10.2 over 30)
     RULE_BOT_PHASES = frozenset({BID, TAKE})
 
