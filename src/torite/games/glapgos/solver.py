@@ -365,6 +365,7 @@ class OpenSolver:
             if obs["phase"] == PLAY:
                 return self._trick(obs, legal, spent)
             if obs["phase"] == PLAYOFF:
+                self.tricks.clear()  # the tricks are over: free their tables
                 return self._climb(obs, legal, spent)
             return None
         except OutOfBudget:
