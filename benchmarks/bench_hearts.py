@@ -57,6 +57,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import functools
+import gc
 import os
 import pstats
 import random
@@ -172,6 +173,9 @@ def counted(name: str, rounds: int) -> None:
     """Run one loop with callgrind's collection on (inside ``functools.reduce``) after a warm-up."""
     loops(10)[name]()  # imports, one-off tables and the interpreter's specialisation, not counted
     run = loops(rounds)[name]
+    # a full collection walks every object of the import-time tables (millions of instructions):
+    # started afresh, none falls in a short counted region by chance
+    gc.collect()
 
     def region(_a: int, _b: int) -> int:
         return run()[0]

@@ -638,9 +638,9 @@ class TrickState(State):
         self.start_round_hook(deal)
 
     def _clear_trick(self) -> None:
-        n, d = self.n, self.__dict__
+        n = self.n
         for attr, value in self.game._SLOT_RESET:
-            d[attr] = [value] * n
+            setattr(self, attr, [value] * n)
         if self._clear_hook:
             self.clear_trick_hook()
 

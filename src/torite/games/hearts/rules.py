@@ -93,6 +93,8 @@ class Hearts(TrickGame):
 
 
 class HeartsState(TrickState):
+    # Hearts' own attributes in slots too: read on every card, a slot is the fast read
+    __slots__ = ("broken", "pass_count", "pass_direction", "pass_offset", "passed", "received", "target")
     game: Hearts
     pass_direction: str
     pass_offset: int

@@ -101,6 +101,10 @@ class TrickOfTheDead(TrickGame):
 
 
 class TrickOfTheDeadState(TrickState):
+    # the game's own attributes in slots too: read on every card, a slot is the fast read
+    __slots__ = ("buried", "double_trick", "fixed_grave", "grave_public", "graveyard", "joker_bonus",
+                 "jokers_played", "need_call", "points", "survival_bonus", "target", "trick_zombie", "trump",
+                 "trump_now", "won_cards", "zombies")
     game: TrickOfTheDead
     #: per seat, the cards of the tricks it won and its joker bonus so far (the round summary's
     #: rows, kept as the tricks fall rather than read back from the history at the end)
