@@ -190,8 +190,9 @@ def _check_shuffle() -> bool:
 _SAME_SHUFFLE = _check_shuffle()
 
 
-def _shuffle(rng: random.Random, deck: list[int]) -> None:
-    """Shuffle ``deck`` as ``rng.shuffle`` does (the same permutation from the same state)."""
+def shuffle(rng: random.Random, deck: list[int]) -> None:
+    """Shuffle ``deck`` as ``rng.shuffle`` does (the same permutation from the same state),
+    faster: for a game that shuffles a pile on the hot path."""
     if _SAME_SHUFFLE and type(rng) is random.Random:
         _shuffle_by_bits(rng, deck)
     else:
@@ -608,7 +609,7 @@ class TrickState(State):
         else:
             while True:
                 deck = list(game.deck)
-                _shuffle(self.rng, deck)
+                shuffle(self.rng, deck)
                 hands = [sum(map(_BIT.__getitem__, deck[i * size:(i + 1) * size])) for i in range(n)]
                 at = n * size
                 for p, k in piles:

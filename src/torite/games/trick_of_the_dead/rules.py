@@ -13,7 +13,7 @@ from typing import Any, Final
 
 from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState
+from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, shuffle
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -177,20 +177,21 @@ class TrickOfTheDeadState(TrickState):
         cards = action.cards
         self.hands[seat] &= ~cards
         self.buried[seat] = cards
-        self.graveyard.extend(iter_bits(cards))
+        pair = list(iter_bits(cards))
+        self.graveyard += pair
         self.pending &= ~(1 << seat)
-        self.events.append(Event("bury", seat, {"cards": [card_str(c) for c in iter_bits(cards)]}, 1 << seat))
+        self.emit("bury", seat, {"cards": [CARD_TEXT[c] for c in pair]}, 1 << seat)
         if self.pending:
             return
         if self.fixed_grave is not None:
             self.graveyard = list(self.fixed_grave)
         else:
-            self.rng.shuffle(self.graveyard)  # ruling G1
+            shuffle(self.rng, self.graveyard)  # ruling G1 (the draws of ``rng.shuffle``)
         self.grave_public = self.game.options["open_graveyard"]
         data: dict[str, Any] = {"size": len(self.graveyard)}
         if self.grave_public:
             data["order"] = [card_str(c) for c in reversed(self.graveyard)]
-        self.events.append(Event("graveyard", -1, data))
+        self.emit("graveyard", -1, data)
         self.phase = PLAYING
 
     # --------------------------------------------------------------- play
