@@ -358,9 +358,9 @@ class TrickState(State):
     [none], ``pins(seat)`` and ``forbids(seat)`` (what the seat knows of hidden places).
     """
 
-    # the kit's attributes live in slots (a game's own, fewer, in the instance dict): CPython
-    # 3.11 shares an instance dict's keys only up to 30 of them, and past that every attribute
-    # read on the hot path is a slower, unshared lookup
+    # the kit's attributes live in slots (a game's own in its own ``__slots__`` or the instance
+    # dict): CPython 3.11 shares an instance dict's keys only up to 30 of them, past that every
+    # attribute read on the hot path is a slower, unshared lookup, and a slot is read fastest
     __slots__ = ("_after_hook", "_clear_hook", "_events", "_full_hook", "_later", "_offer_mask",
                  "_offer_seat", "_phases", "_played_hook", "_round_hook", "_simultaneous", "_slotted",
                  "_taken_hook", "counters", "dealer", "deals", "game", "hands", "history", "leader", "led",
@@ -873,6 +873,7 @@ class TrickState(State):
         new.rng = random.Random.__new__(random.Random)
         new.rng.setstate(self.rng.getstate())
         new.counters = dict(self.counters)
+        new._offer_seat = -1  # a clone may be changed before it is asked for its legal actions
         names = _LISTS.get(type(self))
         if names is None:
             names = _LISTS[type(self)] = self._list_attributes()
