@@ -30,22 +30,24 @@ Measured on the 2-core session machine, instructions per round of the loops belo
 (CPython 3.11 shares an instance dict's keys only up to 30; Hearts' state had 31, Trick of the
 Dead's 38), the hook flags and phase tables read from slots rather than the class, the kit's
 events wrapped on first read, apply checking a play against the mask ``legal_actions`` offered,
-and the two games' hooks without per-card generators and comprehensions.
+the two games' hooks without per-card generators and comprehensions, and their own state in
+slots too.
 
 =====================  ==========  ==========  ==========  ===============================
 loop                   before      first       second      lean (or pyspiel) / torite
 =====================  ==========  ==========  ==========  ===============================
 Hearts lean            1,108,271   (same)      (same)
 Hearts pyspiel         1,570,059   (same)      (same)      pyspiel 0.61 -> 0.70 -> 0.83
-Hearts torite          2,571,257   2,242,492   1,911,856   lean 0.43 -> 0.49 -> 0.58
+Hearts torite          2,571,257   2,242,492   1,881,347   lean 0.43 -> 0.49 -> 0.59
 Trick of the Dead lean 1,274,128   (same)      (same)
-Trick of the Dead      2,565,193   2,339,880   2,264,101   lean 0.50 -> 0.54 -> 0.56
+Trick of the Dead      2,565,193   2,339,880   2,165,429   lean 0.50 -> 0.54 -> 0.59
 =====================  ==========  ==========  ==========  ===============================
 
 Timed, the ratios are lower than the instructions say (torite's code runs at fewer
 instructions per cycle: more distinct code, more mispredicted branches and cache misses).
-Sandwiched medians on the shared machine, before and after the second round: Hearts
-torite / lean 0.36 -> 0.42, Trick of the Dead 0.36 -> 0.40, Hearts torite / pyspiel 0.59 -> 0.72.
+Sandwiched medians on the quiet machine (25 pairs of 100 rounds), before and after the second
+round: Hearts torite / lean 0.36 -> 0.42, Trick of the Dead 0.36 -> 0.40, Hearts torite /
+pyspiel 0.61 -> 0.68.
 The bar (0.5 of the lean loop) is not met; the ablations behind that finding: dropping the play
 events entirely would give Hearts +0.04, the void tracking +0.02, apply's check +0.025 — each
 protocol duty costs a few percent, and the rest is the protocol's shape (Action objects, four
