@@ -68,7 +68,31 @@ def _reps(cards: int, live: int) -> list[int]:
     return out
 
 
-class TrickSolver:
+def _bounds_after(best: int, alpha: int, beta: int, lo: int, hi: int) -> _Bounds:
+    """What an alpha-beta search that returned ``best`` in the window (``alpha``, ``beta``)
+    says of a position known to lie in [``lo``, ``hi``]: at most ``best`` if it failed low, at
+    least ``best`` if it failed high, else exactly ``best``."""
+    if best <= alpha:
+        return lo, min(hi, best)
+    if best >= beta:
+        return max(lo, best), hi
+    return best, best
+
+
+class _Counted:
+    """A search that stops with :class:`OutOfBudget` after ``budget`` nodes."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.nodes = 0
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+
+
+class TrickSolver(_Counted):
     """Exact value of the rest of the tricks for one seat, both hands known.
 
     ``final[m]`` is the value for the bot when it ends the 13 tricks with ``m`` tricks (odd-count
@@ -76,15 +100,9 @@ class TrickSolver:
     """
 
     def __init__(self, final: Sequence[int], budget: int) -> None:
+        super().__init__(budget)
         self.final = tuple(final)
-        self.budget = budget
-        self.nodes = 0
         self.memo: dict[tuple[int, int, bool, int], _Bounds] = {}
-
-    def _tick(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise OutOfBudget
 
     def lead(self, me: int, op: int, my_lead: bool, mine: int, alpha: int = -INF, beta: int = INF) -> int:
         """The value with a trick to lead (``me``/``op``: the bot's hand and the other's)."""
@@ -124,12 +142,7 @@ class TrickSolver:
                     beta = min(beta, v)
             if alpha >= beta:
                 break
-        if best <= a0:
-            self.memo[key] = (lo, min(hi, best))
-        elif best >= b0:
-            self.memo[key] = (max(lo, best), hi)
-        else:
-            self.memo[key] = (best, best)
+        self.memo[key] = _bounds_after(best, a0, b0, lo, hi)
         return best
 
     def follow(self, mover: int, waiter: int, my_turn: bool, led: int, mine: int,
@@ -170,7 +183,7 @@ def compress(a: Counts, b: Counts, rank: int) -> tuple[Counts, Counts, int, list
     return tuple(a[r] for r in keep), tuple(b[r] for r in keep), new_rank, keep
 
 
-class ClimbSolver:
+class ClimbSolver(_Counted):
     """Exact play-off values on rank counts for one seat.
 
     ``win[n]`` is the bot's value when it plays its last card with ``n`` cards left to the
@@ -178,10 +191,9 @@ class ClimbSolver:
     """
 
     def __init__(self, win: Sequence[int], lose: Sequence[int], budget: int) -> None:
+        super().__init__(budget)
         self.win = tuple(win)
         self.lose = tuple(lose)
-        self.budget = budget
-        self.nodes = 0
         self.memo: dict[tuple[Counts, Counts, bool, int, int], _Bounds] = {}
         # the extremes of win[1..n] and lose[1..n], by n
         self.win_lo = [0] + [min(self.win[1:n + 1]) for n in range(1, len(win))]
@@ -228,9 +240,7 @@ class ClimbSolver:
             return hi
         if lo == hi:
             return lo
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise OutOfBudget
+        self._tick()
         a0, b0 = alpha, beta
         alpha, beta = max(alpha, lo), min(beta, hi)
         best = -INF if my_move else INF
@@ -248,12 +258,7 @@ class ClimbSolver:
                 beta = min(beta, v)
             if alpha >= beta:
                 break
-        if best <= a0:
-            self.memo[key] = (lo, min(hi, best))
-        elif best >= b0:
-            self.memo[key] = (max(lo, best), hi)
-        else:
-            self.memo[key] = (best, best)
+        self.memo[key] = _bounds_after(best, a0, b0, lo, hi)
         return best
 
     @staticmethod
