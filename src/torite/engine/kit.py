@@ -44,7 +44,7 @@ from typing import Any, ClassVar, NoReturn, Self
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS, Action, Event, Game, IllegalAction, Result, State
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import _BY_SUIT, _JOKERS, PLAY_ACTIONS, SUITS, play_actions, suits_of
+from torite.engine.trick import _BY_SUIT, _JOKERS, PLAY_ACTIONS, SUITS, play_actions, subset_table, suits_of
 
 OVER = "over"
 PLAY = "play"
@@ -95,21 +95,10 @@ def _card_dec(v: str | None) -> int:
 _TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(54))
 
 
-def _subset_texts(base: int, size: int) -> tuple[tuple[str, ...], ...]:
-    """The texts of every subset of the ``size`` cards from ``base``, lowest card first: each
-    subset's is its lowest card's text before the rest's (already made), so the table is quick
-    to build at import."""
-    table: list[tuple[str, ...]] = [()]
-    for m in range(1, 1 << size):
-        low = m & -m
-        table.append((_TEXT[base + low.bit_length() - 1], *table[m ^ low]))
-    return tuple(table)
-
-
 #: for each suit, the texts of every subset of its 13 cards, and of the two jokers: a hand
 #: encodes in five lookups (deal events, observations), not a loop over its cards
-_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(_subset_texts(13 * s, 13) for s in range(4))
-_JOKER_TEXTS: tuple[tuple[str, ...], ...] = _subset_texts(52, 2)
+_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(_TEXT[13 * s:13 * s + 13]) for s in range(4))
+_JOKER_TEXTS: tuple[tuple[str, ...], ...] = subset_table(_TEXT[52:54])
 
 
 def _cards_enc(m: int) -> list[str]:

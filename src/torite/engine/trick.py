@@ -6,10 +6,13 @@ The round flow, dealing, observations and the determinizer are the game kit's
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from torite.cards import SUIT_MASKS
 from torite.engine.base import Action
+
+T = TypeVar("T")
 
 SUITS = "CDHS"
 #: ``play`` actions, one per card, made once: legal-action lists are built on the hot path.
@@ -27,21 +30,22 @@ def follow_suit(hand: int, led: int, *, wild: int = 0) -> int:
     return hand
 
 
-def _subset_actions(base: int, size: int) -> tuple[tuple[Action, ...], ...]:
-    """The ``play`` actions of every subset of the ``size`` cards from ``base``, lowest card
-    first: each subset's is its lowest card's action before the rest's (already made), so the
-    table is quick to build at import."""
-    table: list[tuple[Action, ...]] = [()]
-    for m in range(1, 1 << size):
+def subset_table(items: Sequence[T]) -> tuple[tuple[T, ...], ...]:
+    """For every mask ``m`` of ``len(items)`` bits, the items of its set bits, lowest first:
+    each subset's is its lowest item before the rest's (already made), so a table over one
+    suit's 13 cards (8192 tuples) is quick to build at import."""
+    table: list[tuple[T, ...]] = [()]
+    for m in range(1, 1 << len(items)):
         low = m & -m
-        table.append((PLAY_ACTIONS[base + low.bit_length() - 1], *table[m ^ low]))
+        table.append((items[low.bit_length() - 1], *table[m ^ low]))
     return tuple(table)
 
 
 #: for each suit, the ``play`` actions of every subset of its 13 cards (8192 tuples a suit), and
 #: of the two jokers: a legal-action list is then four lookups, not a loop over the cards
-_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(_subset_actions(13 * s, 13) for s in range(4))
-_JOKERS: tuple[tuple[Action, ...], ...] = _subset_actions(52, 2)
+_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(subset_table(PLAY_ACTIONS[13 * s:13 * s + 13])
+                                                             for s in range(4))
+_JOKERS: tuple[tuple[Action, ...], ...] = subset_table(PLAY_ACTIONS[52:54])
 
 
 def play_actions(mask: int) -> list[Action]:
