@@ -612,3 +612,20 @@ def test_the_ace_is_high_in_all_three_phases() -> None:
     assert "play AC" in {str(a) for a in po.legal_actions(1)}
     do(po, 1, "play AC")
     assert po.legal_actions(0) == [PASS]  # nothing beats an ace; a 2 is the lowest card
+
+
+def test_the_round_end_rows_split_each_seats_points_by_phase() -> None:
+    """The round summary's rows (melds, tricks, play-off, bonus) add up to each seat's points;
+    the tricks row is the odd-count score (ruling G2), and only one seat scores it."""
+    game = make_game("glapgos", {"target": 1})
+    for seed in range(20):
+        state = game.new_state(seed, max_rounds=1)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        end = [e for e in state.events if e.kind == "round_end"][-1].data
+        for s in range(2):
+            assert sum(end[k][s] for k in ("melds", "tricks", "playoff", "bonus")) == end["points"][s]
+            assert end["playoff"][s] >= 0
+        assert sorted(end["tricks"])[0] == 0 and sorted(end["tricks"])[1] >= 11

@@ -396,10 +396,14 @@ class GlapgosState(TrickState):
 
     # --------------------------------------------------------------- the deal and the game
     def score_round(self) -> dict[str, Any]:
+        """The round-end event carries each seat's points by phase (the table's round summary),
+        which add up to its points."""
         bonus = [0, 0]
         if self.bonus_seat >= 0:
             bonus[self.bonus_seat] = self.bonus_points
-        return {"melds": list(self.meld_points), "bonus": bonus}
+        tricks = odd_trick_points(self.tricks_won)
+        playoff = [self.round_points[s] - self.meld_points[s] - tricks[s] - bonus[s] for s in range(NUM_PLAYERS)]
+        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus}
 
     def game_over(self) -> bool:
         return super().game_over() or (max(self.scores) >= self.target and self.scores[0] != self.scores[1])
