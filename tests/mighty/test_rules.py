@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from conformance.harness import Case, cases, play_out
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
 from torite.engine.registry import make_game
@@ -504,6 +505,72 @@ def test_trumps_beat_the_led_suit_and_the_highest_card_of_the_led_suit_wins_othe
     mighty = parse_card("AS")
     assert winning_index(cards("5D KD 2C AH 9D"), D, C, mighty, True) == 2
     assert winning_index(cards("5D KD 2C AH 9D"), D, -1, mighty, True) == 1
+
+
+JOKER = parse_card("JK1")
+
+
+def _mighty_joker_tricks() -> list[tuple[list[int], int, int, int]]:
+    """Every order of the Mighty and the joker among three plain followers, for every trump
+    (no-trump too) and Mighty (♦A or ♣A with spades trump): (cards, led, trump, mighty)."""
+    out = []
+    for trump in (C, D, H, S, -1):
+        for when in ("DA", "CA"):
+            mighty = mighty_of(trump, when)
+            # a led suit and three low cards of it that are neither the Mighty nor the joker
+            led = next(s for s in (C, D, H, S) if s != mighty // 13)
+            plain = [led * 13 + r for r in (0, 2, 4)]
+            for i in range(5):
+                for j in range(5):
+                    if i == j:
+                        continue
+                    cards = list(plain)
+                    for pos, card in sorted([(i, mighty), (j, JOKER)]):
+                        cards.insert(pos, card)
+                    out.append((cards, led, trump, mighty))
+    return out
+
+
+@pytest.mark.parametrize("trick_no", [0, 1, 4, 9])
+@pytest.mark.parametrize("called", [False, True])
+def test_the_mighty_beats_the_joker_in_every_order_trump_and_trick(trick_no: int, called: bool) -> None:
+    """§8 step 1: the Mighty in a trick wins it, whether the joker came before or after it, has
+    power or not, was called or not, with any trump and either Mighty (``mighty_when_spades``)."""
+    for last_rule in ("no_power", "power"):
+        power = joker_has_power(trick_no, called, last_rule)
+        for cards, led, trump, mighty in _mighty_joker_tricks():
+            assert winning_index(cards, led, trump, mighty, power) == cards.index(mighty), (cards, trump)
+
+
+def test_the_issues_trick_the_mighty_played_after_a_joker_with_power_wins_in_play() -> None:
+    """No-trump (Mighty ♠A), trick 2, the joker has power: seat 4 leads ♠2, seat 0 plays the
+    joker, seat 1 the ♠A, the others follow in spades: seat 1 wins (it went to the joker)."""
+    state = setup({4: "AH 2S", 0: "JK 2H", 1: "AS 3H", 2: "KS 4H", 3: "QS 5H"}, president=4,
+                  bid="13 NT", kitty="3C QC KC", discards="3C QC KC")
+    play(state, "AH", "2H", "3H", "4H", "5H")
+    assert state.history[0]["winner"] == 4
+    play(state, "2S", "JK", "AS", "KS", "QS")
+    assert state.history[1]["cards"][1:3] == ["JK1", "AS"] and state.history[1]["winner"] == 1
+
+
+@pytest.mark.parametrize("case", [c for c in cases() if c.game_id == "mighty"], ids=lambda c: c.id)
+def test_a_trick_holding_the_mighty_is_won_by_its_player_in_random_games(case: Case) -> None:
+    """The property the trick tests missed, over random games of every option set the
+    conformance suite plays: whoever plays the Mighty takes the trick."""
+    seen = 0
+    for seed in range(6):
+        state = case.game.new_state(seed)
+        play_out(state, random.Random(seed), check=False)
+        tricks = [e for e in state.events if e.kind in ("contract", "trick")]
+        mighty_text = None
+        for ev in tricks:
+            if ev.kind == "contract":
+                mighty_text = ev.data["mighty"]
+            elif mighty_text in ev.data["cards"]:
+                i = ev.data["cards"].index(mighty_text)
+                assert ev.data["winner"] == ev.data["seats"][i], ev.data
+                seen += 1
+    assert seen > 10
 
 
 # --------------------------------------------------------------------------- scoring

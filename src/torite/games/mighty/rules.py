@@ -151,13 +151,13 @@ def winning_index(cards: Sequence[int], led: int, trump: int, mighty: int, joker
     trump; else the highest card of the led suit (the suit named for a led joker).  A joker
     without power ranks below everything, so a powerless joker led with no card of the named
     suit and no trump behind it wins (A13)."""
+    if mighty in cards:  # the Mighty beats every card, a joker played before it included
+        return cards.index(mighty)
+    if joker_power and JOKER in cards:
+        return cards.index(JOKER)
     best, best_value = 0, -1
     for i, c in enumerate(cards):
-        if c == mighty:
-            return i
         if c == JOKER:
-            if joker_power:
-                return i
             continue
         suit = c // 13
         value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
