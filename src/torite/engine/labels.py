@@ -16,6 +16,7 @@ Schema (every section optional in a game's file unless said otherwise)::
     {
       "title": "Trick of the Dead",              # required in a game's file
       "summary": "one line for the lobby",
+      "stats": {"reversals": "reversals", ...},  # every key of Game.STAT_KEYS, as a noun
       "words": {"none": "none", "seat": "seat {n}", "you": "you", ...},
       "suits": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
       "denominations": {"NT": "NT"},             # bidding-box names of non-suit denominations
@@ -29,6 +30,11 @@ Schema (every section optional in a game's file unless said otherwise)::
       "tags": {"zombie": "zombie"},              # a true flag of a trick entry, shown by its card
       "trick_facts": [ROW, ...]                  # rows about a finished trick (over its record)
     }
+
+``stats`` names the game's counters (``Game.STAT_KEYS``): what ``torite simulate`` and the
+``torite compare`` report print instead of the key, so a designer reads "replacements while
+winning", never ``replacements_while_winning``.  Every key needs its words in every language
+(:func:`audit`).
 
 Three ``maps`` the tables read besides templates (each optional, per game):
 
@@ -96,9 +102,9 @@ log = logging.getLogger("torite.labels")
 ENGINE_DIR: Final = Path(__file__).resolve().parent
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-SECTIONS: Final = ("title", "summary", "words", "suits", "denominations", "maps", "options", "phases",
+SECTIONS: Final = ("title", "summary", "stats", "words", "suits", "denominations", "maps", "options", "phases",
                    "actions", "status", "events", "tags", "trick_facts")
-_DICT_OF_TEXT = ("words", "suits", "denominations", "tags")
+_DICT_OF_TEXT = ("stats", "words", "suits", "denominations", "tags")
 FORMATTERS: Final = ("cards", "card", "suit", "symbol", "seats", "player", "by_seat", "signed", "plus1",
                      "count", "phase", "map", "or")
 _WITH_ARG = ("map", "or")
@@ -305,6 +311,11 @@ class Labels:
     def action_label(self, kind: str) -> str:
         a = self.data["actions"].get(kind)
         return str(a["label"]) if a else kind
+
+    def stat_label(self, key: str) -> str:
+        """A counter's words (``stats``); the key itself if the file lacks it (the audit says so)."""
+        s: str = self.data["stats"].get(key, key)
+        return s
 
     def option_label(self, name: str) -> str:
         o = self.data["options"].get(name)
@@ -677,7 +688,8 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     data = _merge(common, game)
     if data["title"] is None:
         data["title"] = fallback_title
-    for sec in ("words", "suits", "denominations", "tags", "maps", "options", "phases", "actions", "events"):
+    for sec in ("stats", "words", "suits", "denominations", "tags", "maps", "options", "phases", "actions",
+                "events"):
         if data[sec] is None:
             data[sec] = {}
     for w in ("none", "seat", "hidden", "item_sep", "yes", "no", "you"):
@@ -824,7 +836,7 @@ def choice_key(value: Any) -> str:
 def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = None, seeds: int = 2,
           max_rounds: int = 1, rng_seed: int = 0) -> list[str]:
     """Everything missing or broken in a game's labels, in every language it ships: each option
-    and choice, and each phase, action kind, event kind and trick flag that random games
+    and choice, each counter (``STAT_KEYS``), and each phase, action kind, event kind and trick flag that random games
     (through the protocol only) meet has its words; every template renders on what the games
     produce (every seat, the spectator, every reader as ``you``) and reads only keys that
     occur.  An empty list means complete."""
@@ -897,6 +909,9 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
             for c in spec.choices or ():
                 if choice_key(c) not in o.get("choices", {}):
                     problems.append(f"{where}: options.{spec.name}.choices: no words for {choice_key(c)!r}")
+        for key in cls.STAT_KEYS:
+            if not str(data["stats"].get(key, "")).strip():
+                problems.append(f"{where}: stats.{key}: no words for the counter")
         for sec, needed in (("phases", phases), ("actions", kinds), ("events", set(event_keys)), ("tags", flags)):
             for key in sorted(needed - set(data[sec])):
                 problems.append(f"{where}: {sec}.{key}: missing")

@@ -136,7 +136,7 @@ class Glapgos(TrickGame):
                    minimum=1, maximum=100000),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties")
+    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds", "playoff_passes")
     BOT = "torite.games.glapgos.bot:GlapgosBot"
     PILES = (
         Pile("stock", seen="all", face_down="stock_down", deal=REST),  # top (last) card face up
@@ -288,6 +288,7 @@ class GlapgosState(TrickState):
             self.meld_cards[s] = sum(m.cards for m in melds)
             self.round_points[s] += points
             self.counters["meld_points"] += points
+            self.counters["melds"] += len(melds)
         self.shown = list(self.hands)
         self.events.append(Event("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
                                                "meld_cards": [[card_str(c) for c in iter_bits(m)]
@@ -369,6 +370,7 @@ class GlapgosState(TrickState):
     def apply_playoff(self, seat: int, action: Action) -> None:
         other = 1 - seat
         if action.kind == "pass":
+            self.counters["playoff_passes"] += 1
             self.cleared.extend(self.climb)
             self.climb = []
             self.climb_last = []

@@ -245,7 +245,7 @@ class Mighty(TrickGame):
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(53))
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
-                 "joker_calls", "party_points", "president_points")
+                 "joker_calls", "party_points", "president_points", "first_trick_friend", "fake_friend")
     BOT = "torite.games.mighty.bot:MightyBot"
     PILES = (Pile("kitty", seen="nobody", deal=3), Pile("discards", seen="discards_seen"))
     FIELDS = (
@@ -678,12 +678,15 @@ class MightyState(TrickState):
         c["back_run"] += "back_run" in mults
         c["party_points"] += party
         c["president_points"] += pay[self.president]
+        c["first_trick_friend"] += self.friend_call == FIRST_TRICK
+        fake = self.friend_call != NO_FRIEND and len(side) == 1
+        c["fake_friend"] += fake
         self.prev_president = self.president
         self.next_dealer = side[-1]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": self.contract, "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
-                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
+                "alone": len(side) == 1, "fake": fake}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit
