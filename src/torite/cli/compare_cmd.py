@@ -98,20 +98,26 @@ def format_summary(out: dict[str, Any]) -> str:
              f"{out['deals']} deals per variant, bots {','.join(out['bots'])}, seed {out['seed']}, "
              f"{out['rounds_played']} rounds in {out['seconds']:.0f} s"]
     if len(names) > 1:
+        lines.append("Verdict:")
+        lines.extend(f"  {out['per_variant'][name]['verdict']}" for name in names[1:])
         lines.append(f"What changes against {names[0]}:")
         lines.extend(f"  - {s}" for s in out["findings"])
         if not out["findings"]:
             lines.append("  nothing significant at this size")
-        for name in out.get("identical", []):
-            lines.append(f"  ({name} played every game exactly as {names[0]}: the bots never met the change)")
         if out["inconclusive"]:
             lines.append("Too wide to conclude (raise --deals):")
             lines.extend(f"  - {x['text']}" for x in out["inconclusive"])
+    if out.get("never_happened"):
+        lines.append("Never happened, in any variant: " + ", ".join(x["label"] for x in out["never_happened"]) + ".")
     if out["deals"] < 30:
         lines.append(f"(only {out['deals']} deals: intervals are optimistic below about 30; raise --deals)")
     width = max(len(m["label"]) for m in out["metrics"].values())
     lines.append("  " + " " * width + "".join(f" {n[:14]:>15}" for n in names))
+    group = None
     for m in out["metrics"].values():
+        if m["group"] != group:
+            group = m["group"]
+            lines.append(f"  [{group}{' (Holm-corrected)' if m.get('family') else ''}]")
         row = f"  {m['label']:<{width}}"
         for k, name in enumerate(names):
             cell = m["format"].format(m["values"][name]["mean"])
