@@ -591,6 +591,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         "skill": {"strong": exp.skill[0], "weak": exp.skill[1]} if exp.skill else None,
         "jobs": exp.jobs,
         "seconds": exp.seconds,
+        "cpu_seconds": exp.cpu_seconds,
         "rounds_played": sum(len(u.round_points) + len(u.duplicate) for us in exp.units for u in us),
         "confidence": 1 - LEVEL,
         "bootstrap_resamples": BOOTSTRAP,

@@ -142,6 +142,7 @@ class UnitData:
     stats: dict[str, float]
     duplicate: list[tuple[int, ...]] = field(default_factory=list)
     versus: list[tuple[str, str | None]] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # processor time of the unit, in its worker (the machine's load aside)
 
 
 Move = tuple[int, str]  # (seat, action text)
@@ -202,6 +203,7 @@ def run_unit(game_id: str, options: Mapping[str, Any], bots: Sequence[str], skil
              seed: int, index: int, variant: int) -> tuple[UnitData, list[list[Move]], list[list[str]]]:
     """Play one variant's unit of deal ``index``; returns it, each of its games' actions (the whole
     game first, then the seatings of the duplicate deal) and each game's bot by seat."""
+    cpu = time.process_time()
     game = make_game(game_id, dict(options))
     n = game.num_players
     logs: list[list[Move]] = [[]]
@@ -222,6 +224,7 @@ def run_unit(game_id: str, options: Mapping[str, Any], bots: Sequence[str], skil
             unit.duplicate.append(play_round(game, names[-1], deal_seed, index % n,
                                              derive_seed(seed, "compare-bots", index, j), first_round=index,
                                              log=logs[-1]))
+    unit.cpu_seconds = time.process_time() - cpu
     return unit, logs, names
 
 
@@ -257,6 +260,12 @@ class Experiment:
     stat_keys: tuple[str, ...]
     units: list[list[UnitData]]
     seconds: float
+
+    @property
+    def cpu_seconds(self) -> float:
+        """Processor time of every unit: what the run costs whatever the machine's load and
+        ``jobs`` (the wall time on ``jobs`` idle cores is about this divided by ``jobs``)."""
+        return sum(u.cpu_seconds for us in self.units for u in us)
 
 
 def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str], *, deals: int,

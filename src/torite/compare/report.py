@@ -204,7 +204,8 @@ def render(result: Mapping[str, Any]) -> str:
         f"plays the same shuffles with the same bots), table bots <code>{e(', '.join(result['bots']))}</code>"
         + (f", skill measured as <code>{e(skill['strong'])}</code> against <code>{e(skill['weak'])}</code> "
            "in duplicate play" if skill else "")
-        + f", seed {result['seed']}; {result['rounds_played']} rounds played in {result['seconds']:.0f} s.<br>"
+        + f", seed {result['seed']}; {result['rounds_played']} rounds played in {result['seconds']:.0f} s "
+        f"({result.get('cpu_seconds', 0):.0f} s of processor time).<br>"
         f"Reproduce: <code>{e(command_line(result))}</code></p>",
         '<h2>The variants</h2><div class="scroll"><table><thead><tr><th>variant</th><th style="text-align:left">'
         "rules changed (against the game's defaults)</th></tr></thead><tbody>",
