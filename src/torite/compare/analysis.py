@@ -420,11 +420,9 @@ def in_play(exp: Experiment) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def in_play_sentence(name: str, base: str, sets: Sequence[dict[str, Any]]) -> str | None:
-    """What a variant's games against the reference's say, when a set of bots did not meet the
-    rule (else None: the numbers say the rest)."""
-    if all(s["use"] == "play" for s in sets):
-        return None
+def in_play_sentence(name: str, base: str, sets: Sequence[dict[str, Any]]) -> str:
+    """What a variant's games against the reference's say, set of bots by set: whether the rule
+    came into play, and which bots' decisions it changed first."""
     where = {"table": "with the table's bots ({bots})", "skill": "with {bots} (the skill measure's games)"}
     if all(s["use"] == "never" for s in sets):
         who = " and ".join(where[s["set"]].format(bots=s["bots"]) for s in sets)
@@ -444,7 +442,7 @@ def in_play_sentence(name: str, base: str, sets: Sequence[dict[str, Any]]) -> st
                          "scores, never a decision")
         else:
             first = ", ".join(f"{b} in {k}" for b, k in s["first_different_decision"].items())
-            parts.append(f"{bots} the rule did come into play: {s['play']} of {s['games']} games were played "
+            parts.append(f"{bots} the rule came into play: {s['play']} of {s['games']} games were played "
                          f"otherwise (the first different decision: {first})")
     return f"In {name}, " + "; ".join(parts) + "."
 
@@ -576,7 +574,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
     for k in range(1, len(names)):
         note = in_play_sentence(names[k], base, play[names[k]])
         ordered = [s for _, s in sorted(found[k], key=lambda x: x[0])]  # stable: the game first
-        findings += ([note] if note else []) + ordered
+        findings += [note, *ordered]
         per_variant[names[k]] = {
             "verdict": _verdict_line(names[k], base, plan, metrics, play[names[k]], inconclusive, exp.deals),
             "play": note, "findings": ordered}
@@ -621,7 +619,13 @@ def members_of(plan: Sequence[Metric], metric: Metric) -> list[str]:
 def _verdict_line(name: str, base: str, plan: Sequence[Metric], metrics: dict[str, Any],
                   sets: Sequence[dict[str, Any]], inconclusive: Sequence[dict[str, Any]], deals: int) -> str:
     """One line on a variant: the rule never came into play, or what changes most, or why
-    nothing can be said yet."""
+    nothing can be said yet (and, below 30 deals, that it is a first look)."""
+    line = _verdict_text(name, base, plan, metrics, sets, inconclusive, deals)
+    return line + (f" Only {deals} deals: a first look." if deals < 30 else "")
+
+
+def _verdict_text(name: str, base: str, plan: Sequence[Metric], metrics: dict[str, Any],
+                  sets: Sequence[dict[str, Any]], inconclusive: Sequence[dict[str, Any]], deals: int) -> str:
     table = next(s for s in sets if s["set"] == "table")
     if all(s["use"] == "never" for s in sets):
         return f"{name}: plays exactly as {base} with these bots: the rule never came into play."
@@ -632,6 +636,8 @@ def _verdict_line(name: str, base: str, plan: Sequence[Metric], metrics: dict[st
         lead = f"the rule never came into play with the table's bots ({table['bots']}){used}; "
     elif table["use"] == "scores":
         lead = f"the table's bots ({table['bots']}) played every game as in {base}, only the scores changed; "
+    else:
+        lead = f"at the table ({table['bots']}) {table['play']} of {table['games']} games were played otherwise; "
     big = [(m, metrics[m.key]["diffs"][name]) for m in plan]
     big = [(m, d) for m, d in big if d["significant"] and not d["negligible"]]
     big.sort(key=lambda x: GROUPS.index(x[0].group))  # the game first, seats by position last

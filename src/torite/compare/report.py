@@ -221,7 +221,7 @@ def render(result: Mapping[str, Any]) -> str:
     for name in names[1:]:
         own = result["per_variant"][name]
         parts.append(f"<h3>{e(name)}</h3>")
-        parts.append(f'<p class="verdict">{e(own["verdict"])}</p>')
+        parts.append(f'<p class="verdict">Verdict: {e(own["verdict"].removeprefix(name + ": "))}</p>')
         if own["play"]:
             parts.append(f'<p class="note">{e(own["play"])}</p>')
         found = own["findings"]
