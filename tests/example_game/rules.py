@@ -11,39 +11,46 @@ Explicit deals are the kit's: ``hands`` (three lists of three cards) and ``unuse
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str
 from torite.engine.base import Action, Event
-from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickSlot, TrickState
+from torite.engine.kit import (
+    CARD,
+    CONTRACT,
+    LIST,
+    PLAY,
+    REST,
+    SEAT,
+    SUIT,
+    Field,
+    Pile,
+    Role,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+)
+from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.trick import plain_winner
 
-DENOMS: Final = ("C", "D", "H", "S", "NT")  # low to high; C D H S are also the suits 0..3
-LEVELS: Final = (1, 2, 3)
+LADDER: Final = Ladder((1, 2, 3), ("C", "D", "H", "S", "NT"))  # low to high; C D H S are the suits 0..3
+DENOMS: Final = LADDER.denominations
 #: every bid, lowest first: a bid's index here is its rank
-BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in LEVELS for denom in DENOMS)
+BIDS: Final = tuple(Action("bid", 0, str(c)) for c in LADDER.contracts())
 PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
 CALLS: Final = tuple(Action("call", 1 << c) for c in range(52))
 
 BID, CALL = "bid", "call"  # the phases before the trick play (the kit's PLAY)
 
 
-def bid_rank(bid: str) -> int:
-    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
-    level, denom = bid.split()
-    return (int(level) - 1) * len(DENOMS) + DENOMS.index(denom)
+def bid_rank(bid: Contract) -> int:
+    """A bid's index in ``BIDS``: a higher level beats any lower one."""
+    return (bid.level - 1) * len(DENOMS) + DENOMS.index(bid.denomination)
 
 
-def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the led suit
-    (``trump`` -1: no trump)."""
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+#: the winning card: the highest trump, else the highest card of the led suit (``trump`` -1: none)
+winning_index = plain_winner
 
 
 class BidAndCall(TrickGame):
@@ -53,14 +60,19 @@ class BidAndCall(TrickGame):
     PLAYERS = 3
     STAT_KEYS = ("contracts", "doubled", "made", "alone", "tricks")
     BOT = "example_game.bot:BidAndCallBot"
-    PILES = (Pile("unused", seen="nobody", deal=REST),)
+    PHASES = (
+        Phase(BID, (Bid("bid", LADDER), Word("pass"), Word("double"), Word("redouble"))),
+        Phase(CALL, (Card("call", from_="deck"),)),  # the declarer names a card it does not hold
+        Phase(PLAY, (Card("play"),)),
+    )
+    PILES = (Pile("unused", deal=REST),)  # nobody sees it
     FIELDS = (
-        Field("auction", "list"),     # [[seat, "bid 2 H"], [seat, "pass"], ...]
-        Field("contract", "str"),     # "2 H", or None before the first bid
-        Field("declarer"),            # the seat of the last bid, or None
+        Field("auction", LIST),       # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", CONTRACT),  # "2 H", or None before the first bid
+        Field("declarer", SEAT),      # the seat of the last bid, or None
         Field("doubled"),             # 0, 1 doubled, 2 redoubled
-        Field("trump", "suit"),       # the contract's suit (None at NT or before the contract)
-        Field("called", "card"),      # the partner's card, public once named
+        Field("trump", SUIT),         # the contract's suit (None at NT or before the contract)
+        Field("called", CARD),        # the partner's card, public once named
     )
     ROLES = (Role("partner", card_attr="called", revealed_attr="partner_shown"),)
     TRICK_SLOTS = (TrickSlot("trick_called", "partner_card"),)
@@ -75,7 +87,7 @@ class BidAndCallState(TrickState):
     unused: list[int]
     trick_called: list[bool]
     auction: list[list[Any]]
-    contract: str | None
+    contract: Contract | None
     declarer: int | None
     doubled: int
     trump: int
@@ -108,7 +120,7 @@ class BidAndCallState(TrickState):
         self.auction.append([seat, str(action)])
         self.events.append(Event(action.kind, seat, {"bid": action.arg or None}))
         if action.kind == "bid":
-            self.contract, self.declarer, self.doubled = action.arg, seat, 0
+            self.contract, self.declarer, self.doubled = Contract.parse(action.arg), seat, 0
         elif action.kind != "pass":
             self.doubled += 1
         passes = 0
@@ -123,14 +135,14 @@ class BidAndCallState(TrickState):
         else:
             self.turn = (seat + 1) % self.n
 
-    def declare(self, contract: str) -> None:
+    def declare(self, contract: Contract) -> None:
         """The auction is over: the declarer names its partner's card."""
         assert self.declarer is not None
-        denom = contract.split()[1]
+        denom = contract.denomination
         self.trump = DENOMS.index(denom) if denom != "NT" else -1
         self.counters["contracts"] += 1
         self.counters["doubled"] += int(self.doubled > 0)
-        self.events.append(Event("contract", self.declarer, {"bid": contract, "doubled": self.doubled}))
+        self.events.append(Event("contract", self.declarer, {"bid": str(contract), "doubled": self.doubled}))
         self.phase = CALL
         self.turn = self.declarer
 
@@ -176,7 +188,7 @@ class BidAndCallState(TrickState):
         if not self.partner_shown:  # the called card was never played: nobody held it
             self.reveal_partner()
         side = self.side()
-        level = int(self.contract.split()[0])
+        level = self.contract.level
         made = sum(self.tricks_won[s] for s in side) >= level
         points = (level if made else -level) * 2 ** self.doubled
         for s in side:

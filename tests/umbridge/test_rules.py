@@ -193,7 +193,7 @@ def test_a_draw_round_in_which_nobody_draws_ends_the_auction_U6() -> None:
     state = start([SPADES_TO_0])
     keep_both(state)
     act(state, (0, "bid 1 S"), (1, "pass"), (0, "done"), (1, "done"))
-    assert state.phase == "play" and state.contract == "1 S" and state.declarer == 0
+    assert state.phase == "play" and str(state.contract) == "1 S" and state.declarer == 0
 
 
 def test_after_a_draw_round_the_last_bidder_must_repeat_or_raise_and_a_repeat_keeps_the_double_U7() -> None:
@@ -205,7 +205,7 @@ def test_after_a_draw_round_the_last_bidder_must_repeat_or_raise_and_a_repeat_ke
     calls = legal(state, 0)
     assert calls[0] == "bid 1 H" and "pass" not in calls and "redouble" not in calls and "double" not in calls
     act(state, (0, "bid 1 H"))
-    assert state.doubled == 1 and state.contract == "1 H" and state.declarer == 0
+    assert state.doubled == 1 and str(state.contract) == "1 H" and state.declarer == 0
     assert state.events[-1].data == {"bid": "1 H", "repeat": True}
 
 
@@ -214,7 +214,7 @@ def test_a_new_higher_contract_clears_the_double_U7() -> None:
     keep_both(state)
     act(state, (0, "bid 1 H"), (1, "double"), (0, "pass"), (0, "discard 2S"), (0, "done"), (1, "done"),
         (0, "bid 2 H"))
-    assert state.doubled == 0 and state.contract == "2 H"
+    assert state.doubled == 0 and str(state.contract) == "2 H"
 
 
 def test_the_opponent_may_double_a_repeated_contract_U11() -> None:
@@ -257,7 +257,7 @@ def test_the_worked_example_auction_with_draws() -> None:
     exchange(0, 2)
     assert len(state.bridge) == 1 and state.to_act() == (1,) and state.must_bid
     act(state, (1, "bid 2 S"), (0, "pass"))
-    assert state.phase == "play" and state.contract == "2 S" and state.declarer == 1 and state.doubled == 0
+    assert state.phase == "play" and str(state.contract) == "2 S" and state.declarer == 1 and state.doubled == 0
     assert [e[1] for e in state.exchanges] == [4, 3, 3, 2] and state.drawn == [6, 6]
     assert all(h.bit_count() == 13 for h in state.hands)  # hands stay at 13 (§5.8)
     assert len(state.discards) == 12

@@ -13,11 +13,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, Self
 
 from torite.cards import card_str, iter_bits, parse_card
 from torite.engine import labels as _labels
 from torite.engine.labels import Labels
+
+if TYPE_CHECKING:
+    from torite.engine.phases import Phase
 
 ALL_SEATS = -1  # visibility mask meaning "every seat and spectators"
 
@@ -233,6 +236,16 @@ class Game(ABC):
         arena's single rounds pass their index, so a game whose rounds differ by their number
         (Seconds' schedule of deals) plays them in turn; ``dealer`` is that round's dealer.
         """
+
+    @abstractmethod
+    def phases(self) -> tuple[Phase, ...]:
+        """The decisions under these options, each with the forms of its actions."""
+
+    @abstractmethod
+    def schema(self) -> dict[str, Any]:
+        """One JSON description of this game under its options: its deck, decisions and the
+        forms of their actions, what each seat sees (``docs/schema.md``).  Every face reads it
+        rather than guessing from observations."""
 
     @abstractmethod
     def determinizer(self, obs: Mapping[str, Any]) -> Determinizer:

@@ -27,7 +27,23 @@ from typing import Any, Final
 
 from torite.cards import card_str, iter_bits
 from torite.engine.base import Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickState
+from torite.engine.kit import (
+    CARD,
+    CARD_TEXTS,
+    INTS,
+    LIST,
+    OVER,
+    PLAY,
+    REST,
+    SEAT_CARDS,
+    SEEN_BY_ALL,
+    Field,
+    Pile,
+    TrickGame,
+    TrickState,
+    word,
+)
+from torite.engine.phases import Card, Cards, Choice, Phase, Word
 from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
@@ -138,30 +154,35 @@ class Glapgos(TrickGame):
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties")
     BOT = "torite.games.glapgos.bot:GlapgosBot"
+    PHASES = (
+        Phase(BID, (Card("bid"),), simultaneous=True),  # both bid a card of the hand at once
+        Phase(TAKE, (Choice("take", ("FACED", "UNSEEN"), "word"),)),
+        Phase(PLAY, (Card("play"),)),
+        Phase(PLAYOFF, (Cards("play", (1, 2, 3, 4), same_rank=True), Word("pass"))),
+    )
     PILES = (
-        Pile("stock", seen="all", face_down="stock_down", deal=REST),  # top (last) card face up
-        Pile("bid_pile_0", seen="all", top_first=False),
-        Pile("bid_pile_1", seen="all", top_first=False),
-        Pile("climb", seen="all", top_first=False),  # the play-off cards on the table now
-        Pile("cleared", seen="all", top_first=False),  # play-off cards cleared after a pass
+        Pile("stock", seen=SEEN_BY_ALL, face_down="stock_down", deal=REST),  # top (last) card face up
+        Pile("bid_pile_0", seen=SEEN_BY_ALL, top_first=False),
+        Pile("bid_pile_1", seen=SEEN_BY_ALL, top_first=False),
+        Pile("climb", seen=SEEN_BY_ALL, top_first=False),  # the play-off cards on the table now
+        Pile("cleared", seen=SEEN_BY_ALL, top_first=False),  # play-off cards cleared after a pass
     )
     FIELDS = (
-        Field("faced", "card", key="faced_card"),
-        Field("bid", "card", key="your_bid", private=True),  # until both bids are in
-        Field("last_bids", "list"),  # the turn's two bids, by seat, once both are in
+        Field("faced", CARD, key="faced_card"),
+        Field("bid", CARD, key="your_bid", private=True),  # until both bids are in
+        Field("last_bids", CARD_TEXTS),  # the turn's two bids, by seat, once both are in
         Field("bid_winner"),  # the seat whose bid won this turn (-1 none yet)
-        Field("tie_break", "str"),  # what decided it: rank, suit, colour, parity
+        Field("tie_break", word("rank", "suit", "colour", "parity")),  # what decided it ("" none yet)
         Field("auction_turn"),  # 1..13
-        Field("shown", "seat_cards", key="known_hands"),  # cards of each hand everyone knows
-        Field("melds", "list"),  # per seat, its scoring melds (lists of card texts)
-        Field("meld_cards", "seat_cards"),  # per seat, the cards of its melds
-        Field("meld_points", "list"),
-        Field("climb_last", "list"),  # the play-off play to beat (card texts), [] to lead
+        Field("shown", SEAT_CARDS, key="known_hands"),  # cards of each hand everyone knows
+        Field("melds", LIST),  # per seat, its scoring melds (lists of card texts)
+        Field("meld_cards", SEAT_CARDS),  # per seat, the cards of its melds
+        Field("meld_points", INTS),
+        Field("climb_last", CARD_TEXTS),  # the play-off play to beat (card texts), [] to lead
         Field("climb_by"),  # its player (-1: a new lead)
         Field("bonus_seat"),  # who got this deal's 100 bonus (-1: nobody yet)
         Field("bonus_points"),  # and how much
     )
-    SIMULTANEOUS = frozenset({BID})
     # the search levels leave the auction to the rule bot: a search serialises the two secret bids
     # (the second bidder's node sees the first) and judges a bid by a hundred random actions
     # (hard − normal: −26 [−59, +6] a deal searching everything).  From the first trick on the
@@ -315,6 +336,9 @@ class GlapgosState(TrickState):
     def trick_winner(self) -> int:
         a, b = self.trick
         return 1 if b // 13 == a // 13 and b > a else 0
+
+    def winning_now(self) -> int | None:
+        return 0 if len(self.trick) == 1 else self.trick_winner()
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
         self.shown[seat] &= ~(1 << card)

@@ -17,7 +17,8 @@ from typing import Any, Final
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, card_str
 from torite.engine.base import Event, OptionSpec
-from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickState
+from torite.engine.kit import INT, INTS, PLAY, REST, SEEN_BY_ALL, SUIT, Field, Pile, Role, TrickGame, TrickState, View
+from torite.engine.trick import plain_winner
 
 SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 4
@@ -41,15 +42,10 @@ def suits_from_turned(first: int, second: int) -> tuple[int, int]:
 def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
     """Index of the winning card (§6): the first joker played, else the highest trump, else the
     highest card of the suit led."""
-    best, best_value = 0, -1
     for i, c in enumerate(cards):
         if c >= 52:
             return i
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+    return plain_winner(cards, led, trump)
 
 
 def follow_mask(hand: int, led: int, trump: int, wild: bool) -> int:
@@ -101,8 +97,9 @@ class GoodCop(TrickGame):
     DECK = tuple(range(54))
     STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles")
     BOT = "torite.games.good_cop.bot:GoodCopBot"
-    PILES = (Pile("turned", seen="all", deal=REST),)  # top = the first card turned
-    FIELDS = (Field("trump", "suit"), Field("penalty", "suit"), Field("penalties", "list"))
+    PILES = (Pile("turned", seen=SEEN_BY_ALL, deal=REST),)  # top = the first card turned
+    FIELDS = (Field("trump", SUIT), Field("penalty", SUIT), Field("penalties", INTS))
+    TRICK_FACTS = (View("penalty_cards", INT),)  # cards of the penalty suit in the trick
     ROLES = (Role("cop1", card_attr="joker1", revealed_attr="cop1_shown"),
              Role("cop2", card_attr="joker2", revealed_attr="cop2_shown"))
 
@@ -139,7 +136,7 @@ class GoodCopState(TrickState):
             raise ValueError(f"{where}: the two turned cards may not both be jokers "
                              "(the pack would be shuffled again)")
 
-    def redeal(self, hands: list[int]) -> bool:
+    def void_deal(self, hands: list[int]) -> bool:
         """Two turned jokers fix no suit: the whole pack is shuffled again (§3)."""
         if all(c >= 52 for c in self.turned):
             self.reshuffles += 1

@@ -27,7 +27,8 @@ from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, Event, OptionSpec, Result
-from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, TrickGame, TrickState, word
+from torite.engine.phases import Card, Phase
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -77,14 +78,15 @@ class Hearts(TrickGame):
     SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
     BOT = "torite.games.hearts.bot:HeartsBot"
     FIELDS = (
-        Field("pass_direction", "str"),         # none, left, across, right
-        Field("hearts_broken", "bool", derived=True),
-        Field("pass_count", "list"),            # cards each seat has chosen to pass (public)
-        Field("passed", "cards", private=True),    # the cards a seat passes (its own only)
-        Field("received", "cards", private=True),  # the cards it received, after the exchange
+        Field("pass_direction", word(*DIRECTIONS)),  # none, left, across, right
+        Field("hearts_broken", BOOL, derived=True),
+        Field("pass_count", INTS),                 # cards each seat has chosen to pass (public)
+        Field("passed", CARDS, private=True),    # the cards a seat passes (its own only)
+        Field("received", CARDS, private=True),  # the cards it received, after the exchange
         Field("target"),
     )
-    SIMULTANEOUS = frozenset({PASS})
+    # the three cards to pass, one at a time, every seat at once
+    PHASES = (Phase(PASS, (Card("pass"),), simultaneous=True), Phase(PLAY, (Card("play"),)))
     DEAL_EXTRAS = ("pass_direction",)
 
     @property

@@ -15,7 +15,29 @@ from typing import Any, Final
 
 from torite.cards import card_str
 from torite.engine.base import Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, THE_CARD, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
+from torite.engine.kit import (
+    BOOL,
+    CARD,
+    INT,
+    INTS,
+    MAYBE_INT,
+    OVER,
+    PLAY,
+    REST,
+    SEAT,
+    SEEN_BY_ALL,
+    SUIT,
+    THE_CARD,
+    Field,
+    Pile,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    card_list,
+    word,
+)
+from torite.engine.phases import Card, Phase, Word
 
 SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 3
@@ -61,15 +83,19 @@ class Kaedama(TrickGame):
     )
     STAT_KEYS = ("replacements", "reversals", "tricks")
     BOT = "torite.games.kaedama.bot:KaedamaBot"
+    PHASES = (Phase(PLAYING, (Card("play"),)), Phase(KAEDAMA, (Word("replace"), Word("pass"))))
     PILES = (Pile("stock", deal=REST),  # the turned card is its first card (top)
-             Pile("out", seen="all", face_down="out_down", top_first=False))
-    FIELDS = (Field("reversals", "list"), Field("trump", "suit"), Field("turned", "card", key="turned_card"),
-              Field("turned_at", "str", key="turned_card_at"))
+             Pile("out", seen=SEEN_BY_ALL, face_down="out_down", top_first=False))
+    FIELDS = (Field("reversals", INTS), Field("trump", SUIT), Field("turned", CARD, key="turned_card"),
+              Field("turned_at", word(T_SHOWN, T_SHUFFLED, T_TOP, T_OUT, T_FACE_DOWN), key="turned_card_at"))
+    VIEWS = (View("rounds"), View("turned_card_seat", SEAT), View("kaedama_step", MAYBE_INT),
+             View("kaedama_position", MAYBE_INT))
     PLAYERS = NUM_PLAYERS
-    TRICK_SLOTS = (TrickSlot("played", "played", "card", THE_CARD), TrickSlot("drawn", "drawn"),
+    TRICK_SLOTS = (TrickSlot("played", "played", CARD, THE_CARD), TrickSlot("drawn", "drawn"),
                    TrickSlot("down", "face_down"), TrickSlot("behind", "drawn_while_losing"),
-                   TrickSlot("draws", "draws", "int", 0))
+                   TrickSlot("draws", "draws", INT, 0))
     TRICK_FACE_DOWN = "down"
+    TRICK_FACTS = (View("reversal", BOOL),)  # won by a card drawn while losing
     DEAL_EXTRAS = ("stock_after_trump",)
 
     @property

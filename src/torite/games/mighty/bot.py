@@ -26,6 +26,7 @@ from typing import Any
 from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
+from torite.engine.phases import Contract
 from torite.games.mighty.rules import (
     DENOMS,
     JOKER,
@@ -37,7 +38,6 @@ from torite.games.mighty.rules import (
     call_card_of,
     joker_has_power,
     mighty_of,
-    parse_contract,
     trump_of,
     winning_index,
 )
@@ -107,11 +107,11 @@ class MightyBot(Bot):
         for value, denom in ranked[:2]:
             options = [a for a in bids if a.arg.split()[1] == denom and int(a.arg.split()[0]) <= value]
             if options:
-                return min(options, key=lambda a: bid_rank(*parse_contract(a.arg)))
+                return min(options, key=lambda a: bid_rank(*Contract.parse(a.arg)))
         return next(a for a in legal if a.kind == "pass")
 
     def discard(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
-        trump = trump_of(parse_contract(obs["contract"])[1])
+        trump = trump_of(Contract.parse(obs["contract"])[1])
         mighty = mighty_of(trump, obs["options"]["mighty_when_spades"])
         count = obs["options"]["discards_count"]
 
@@ -138,19 +138,19 @@ class MightyBot(Bot):
         return min(legal, key=lambda a: (keep(a), a.card))
 
     def contract(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int, spades: str) -> Action:
-        denom = parse_contract(obs["contract"])[1]
+        denom = Contract.parse(obs["contract"])[1]
         keep = next(a for a in legal if a.arg == obs["contract"])
         current = hand_value(hand, denom, spades) - 1.5  # the kitty is in: the hand is 10 cards now
         best, value = best_denom(hand, spades)
         if best != denom and value - 1.5 >= current + 2.5:
             for a in legal:
-                k, d = parse_contract(a.arg)
+                k, d = Contract.parse(a.arg)
                 if d == best and k <= value - 1.5:
                     return a
         return keep
 
     def friend(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
-        trump = trump_of(parse_contract(obs["contract"])[1])
+        trump = trump_of(Contract.parse(obs["contract"])[1])
         mighty = mighty_of(trump, obs["options"]["mighty_when_spades"])
         gone = hand | mask_of_texts(obs["discards"] or [])
         wanted = [mighty, JOKER]
@@ -170,7 +170,7 @@ class _View:
         self.me = me
         self.n: int = obs["num_players"]
         self.hand = mask_of_texts(obs["hand"])
-        self.trump: int = trump_of(parse_contract(obs["contract"])[1])
+        self.trump: int = trump_of(Contract.parse(obs["contract"])[1])
         self.mighty = parse_card(obs["mighty"])
         self.call_card = call_card_of(self.trump)
         self.last_rule: str = obs["options"]["joker_last_trick"]

@@ -27,7 +27,28 @@ from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
 from torite.engine.base import Action, Event, OptionError, OptionSpec
-from torite.engine.kit import NOBODY, PLAY, Field, Pile, Role, TrickGame, TrickState, card_list
+from torite.engine.kit import (
+    BOOL,
+    CARD,
+    INTS,
+    LIST,
+    PLAY,
+    SEAT,
+    SEAT_CARDS,
+    Field,
+    Pile,
+    Role,
+    TrickGame,
+    TrickState,
+    View,
+    seen_by_seat,
+    word,
+)
+from torite.engine.kit import CONTRACT as CONTRACT_KIND
+from torite.engine.kit import SUIT as SUIT_KIND
+from torite.engine.phases import DECK as ANY_CARD
+from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
+from torite.engine.trick import plain_winner
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
@@ -69,16 +90,6 @@ def _bid_table() -> tuple[tuple[int, ...], tuple[Action, ...]]:
 
 BID_RANKS, BID_ACTIONS = _bid_table()
 FIRST_13: Final = 5  # index of the first bid of 13 (before it: 12 in each suit, then 12 NT)
-
-
-def contract_text(number: int, denom: str) -> str:
-    return f"{number} {denom}"
-
-
-def parse_contract(text: str) -> tuple[int, str]:
-    """``"15 H"`` -> (15, "H")."""
-    number, denom = text.split()
-    return int(number), denom
 
 
 def bid_rank(number: int, denom: str) -> int:
@@ -155,15 +166,7 @@ def winning_index(cards: Sequence[int], led: int, trump: int, mighty: int, joker
         return cards.index(mighty)
     if joker_power and JOKER in cards:
         return cards.index(JOKER)
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        if c == JOKER:
-            continue
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+    return plain_winner(cards, led, trump)
 
 
 def base_amount(contract: int, party: int, formula: str = "pagat") -> int:
@@ -209,6 +212,21 @@ def payments(n: int, president: int, friend: int, amount: int, made: bool, lone_
     return out
 
 
+def mighty_phases(low: int, deal_miss: bool) -> tuple[Phase, ...]:
+    """Mighty's decisions, with bids from ``low`` and, if ``deal_miss``, a declared deal miss."""
+    ladder = Ladder(tuple(range(low, MAX_BID + 1)), DENOMS)
+    calls = (Word("pass"), Word("dealmiss")) if deal_miss else (Word("pass"),)
+    return (
+        Phase(BID, (Bid("bid", ladder), *calls)),
+        Phase(DISCARD, (Card("discard"),)),  # the president's three, one at a time
+        Phase(CONTRACT, (Bid("contract", ladder),)),  # the final contract (the bid kept, or raised)
+        Phase(FRIEND, (Card("friend", from_=ANY_CARD), Choice("friend", (FIRST_TRICK, NO_FRIEND), "word"))),
+        Phase(PLAY, (Card("play"),)),
+        Phase(SUIT, (suit_choice("suit"),)),  # the suit a led joker asks for
+        Phase(CALL, (Word("call"), Word("nocall"))),  # a joker call, or not, with the call card led
+    )
+
+
 # --------------------------------------------------------------------------- the game
 class Mighty(TrickGame):
     id = "mighty"
@@ -247,33 +265,43 @@ class Mighty(TrickGame):
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
                  "joker_calls", "party_points", "president_points")
     BOT = "torite.games.mighty.bot:MightyBot"
-    PILES = (Pile("kitty", seen="nobody", deal=3), Pile("discards", seen="discards_seen"))
+    PHASES = mighty_phases(12, True)  # every phase and action any options allow (see phases())
+    # the kitty nobody sees; the president's three discards only the president sees
+    PILES = (Pile("kitty", deal=3), Pile("discards", seen=seen_by_seat("president")))
     FIELDS = (
         Field("attempts"),                 # deal attempts this game has used (explicit deals)
         Field("misses"),                   # deal misses of this deal so far
-        Field("miss_shown", "seat_cards"),  # the hands shown by deal misses, until the first bid
-        Field("auction", "list"),          # [[seat, "bid 15 H"], [seat, "pass"], ...]
+        Field("miss_shown", SEAT_CARDS),   # the hands shown by deal misses, until the first bid
+        Field("auction", LIST),            # [[seat, "bid 15 H"], [seat, "pass"], ...]
         Field("passed"),                   # seats that passed (a mask)
-        Field("high_bid", "str"),          # the highest bid so far, "15 H"
-        Field("bidder"),                   # its seat
+        Field("high_bid", CONTRACT_KIND),       # the highest bid so far, "15 H"
+        Field("bidder", SEAT),             # its seat
         Field("minimum"),                  # the lowest bid now (12 after an all_pass=min12 restart)
-        Field("restarted", "bool"),
+        Field("restarted", BOOL),
         Field("prev_president"),           # the previous deal's president (-1: none yet)
-        Field("president"),
-        Field("contract", "str"),          # the election's bid, then the final contract
-        Field("trump", "suit"),
-        Field("mighty", "card"),           # fixed with the final contract
-        Field("call_card", "card"),
-        Field("friend_call", "str"),       # "card", "first-trick", "none"
-        Field("friend_card", "card"),
-        Field("called", "bool"),           # the current trick's joker call
-        Field("points_taken", "list"),     # point cards in each seat's tricks this deal
+        Field("president", SEAT),
+        Field("contract", CONTRACT_KIND),       # the election's bid, then the final contract
+        Field("trump", SUIT_KIND),
+        Field("mighty", CARD),             # fixed with the final contract
+        Field("call_card", CARD),
+        Field("friend_call", word(CARD_FRIEND, FIRST_TRICK, NO_FRIEND)),
+        Field("friend_card", CARD),
+        Field("called", BOOL),             # the current trick's joker call
+        Field("points_taken", INTS),       # point cards in each seat's tricks this deal
     )
     ROLES = (Role("friend", card_attr="friend_card", revealed_attr="friend_shown"),)
+    TRICK_FACTS = (View("called", BOOL),)  # a joker call caught the joker
 
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def phases(self) -> tuple[Phase, ...]:
+        """The bids go from 13, or from 12 when an option allows it (an opening 12 no-trump, or
+        the election restarted from 12); a declared deal miss only with ``deal_miss=half_point``."""
+        opts = self.options
+        low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
+        return mighty_phases(low, opts["deal_miss"] == "half_point")
 
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
@@ -295,20 +323,18 @@ class MightyState(TrickState):
     game: Mighty
     kitty: list[int]
     discards: list[int]
-    attempts: int = 0
     prev_president: int = -1
-    next_dealer: int = -1
-    _void_before: int = 0
+    deals_next: int = -1  # who deals the next deal (the friend, else the president), once scored
     misses: int
     miss_shown: list[int]
     auction: list[list[Any]]
     passed: int
-    high_bid: str | None
+    high_bid: Contract | None
     bidder: int | None
     minimum: int
     restarted: bool
     president: int | None
-    contract: str | None
+    contract: Contract | None
     trump: int
     mighty: int
     call_card: int
@@ -336,26 +362,33 @@ class MightyState(TrickState):
                     d[key] = _jk(d[key])
         super().check_deal(index, d)
 
-    def start_round(self) -> None:
-        """The previous deal's friend deals next, else its president (§4); the kit moves the
-        dealer on by one, so it is given the seat before."""
-        if self.round_scores and self.next_dealer >= 0:
-            self.dealer = (self.next_dealer - 1) % self.n
-        super().start_round()
+    def next_dealer(self) -> int:
+        """The previous deal's friend deals next, else its president (§4)."""
+        return self.deals_next if self.deals_next >= 0 else super().next_dealer()
 
-    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
-        played = len(self.round_scores)
-        if played < len(self.deals) and self.attempts != played:
-            # earlier deal misses or redeals used explicit deals: this attempt takes the next one
-            del self.events[-self.n:]
-            self._put_deal(self.deals[self.attempts] if self.attempts < len(self.deals) else None)
-        self.attempts += 1
+    def before_deal(self) -> None:
         self.misses = 0
         self.miss_shown = [0] * self.n
+
+    def void_deal(self, hands: list[int]) -> bool:
+        """An automatic deal miss (A1, A16): the first such hand clockwise from the dealer is
+        shown and thrown in before anyone looks (only the hand shown is ever named, M1); its
+        holder deals again."""
+        if self.miss_rule == "half_point":
+            return False
+        for i in range(self.n):
+            s = (self.dealer + i) % self.n
+            if is_deal_miss(hands[s], self.miss_rule):
+                self._throw_in(s, hands[s])
+                return True
+        return False
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.president = None
         self.contract = None
         self.trump = -1
         self.mighty = -1
+        self.void_exempt = 0
         self.call_card = -1
         self.friend_call = None
         self.friend_card = -1
@@ -363,43 +396,30 @@ class MightyState(TrickState):
         self.friend_shown = False
         self.called = False
         self.points_taken = [0] * self.n
-        self.next_dealer = -1
+        self.deals_next = -1
         self._open_election()
 
-    def _put_deal(self, deal: Mapping[str, Any] | None) -> None:
-        """Hands and kitty from an explicit deal, or shuffled; each seat is shown its hand."""
-        n = self.n
-        if deal is not None:
-            hands = [sum(1 << c for c in card_list(h)) for h in deal["hands"]]
-            self.kitty = card_list(deal["kitty"])[::-1]
-        else:
-            deck = list(self.game.deck)
-            self.rng.shuffle(deck)
-            hands = [sum(1 << c for c in deck[i * HAND:(i + 1) * HAND]) for i in range(n)]
-            self.kitty = deck[n * HAND:]
-        self.hands = hands
-        for s in range(n):
-            self.events.append(Event("deal", s, {"cards": [card_str(c) for c in _bits(hands[s])]}, 1 << s))
+    def _throw_in(self, seat: int, hand: int) -> None:
+        """``seat`` shows its hand: the deal is void and ``seat`` deals again (A1)."""
+        self.misses += 1
+        self.counters["deal_miss"] += 1
+        self.miss_shown = list(self.miss_shown)
+        self.miss_shown[seat] |= hand
+        self.events.append(Event("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]}))
+        self._announce_redeal(seat, "deal_miss")
 
-    def _redeal(self, dealer: int, reason: str) -> None:
-        """Throw the cards in and deal again (a deal miss, or all five passed)."""
+    def _announce_redeal(self, dealer: int, reason: str) -> None:
         self.dealer = dealer
         self.events.append(Event("redeal", dealer, {"reason": reason, "dealer": dealer}))
-        deal = self.deals[self.attempts] if self.attempts < len(self.deals) else None
-        self.attempts += 1
-        self._put_deal(deal)
+
+    def _redeal(self, dealer: int, reason: str) -> None:
+        """All five passed: the cards are thrown in and dealt again, then the election opens."""
+        self._announce_redeal(dealer, reason)
+        self.deal_again()
         self._open_election()
 
     def _open_election(self) -> None:
-        """Check for a deal miss (A1, A16), then let the opener bid (§6, A2)."""
-        if self.miss_rule != "half_point":
-            for i in range(self.n):
-                s = (self.dealer + i) % self.n
-                if is_deal_miss(self.hands[s], self.miss_rule):
-                    # thrown in before anyone looks: only the hand shown is ever named (M1)
-                    del self.events[-self.n:]
-                    self._deal_miss(s)
-                    return
+        """Let the opener bid (§6, A2)."""
         self.auction = []
         self.passed = 0
         self.high_bid = None
@@ -414,23 +434,13 @@ class MightyState(TrickState):
             return self.prev_president
         return self.dealer
 
-    def _deal_miss(self, seat: int) -> None:
-        """``seat`` shows its hand; the deal is void and ``seat`` deals again (A1)."""
-        hand = self.hands[seat]
-        self.misses += 1
-        self.counters["deal_miss"] += 1
-        self.miss_shown = list(self.miss_shown)
-        self.miss_shown[seat] |= hand
-        self.events.append(Event("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]}))
-        self._redeal(seat, "deal_miss")
-
     # --------------------------------------------------------------- the election
     def legal_bid(self, seat: int) -> list[Action]:
         out = []
         if (self.miss_rule == "half_point" and not self.restarted and not any(s == seat for s, _ in self.auction)
                 and may_declare_deal_miss(self.hands[seat])):
             out.append(DEALMISS)
-        low = -1 if self.high_bid is None else bid_rank(*parse_contract(self.high_bid))
+        low = -1 if self.high_bid is None else bid_rank(*self.high_bid)
         start = bisect_right(BID_RANKS, low)
         if self.minimum > 12:
             if self.high_bid is None and self.game.options["nt_min12"]:
@@ -441,8 +451,10 @@ class MightyState(TrickState):
         return out
 
     def apply_bid(self, seat: int, action: Action) -> None:
-        if action.kind == "dealmiss":
-            self._deal_miss(seat)
+        if action.kind == "dealmiss":  # a declared deal miss (half_point, M1)
+            self._throw_in(seat, self.hands[seat])
+            self.deal_again()
+            self._open_election()
             return
         if any(self.miss_shown):
             self.miss_shown = [0] * self.n
@@ -451,9 +463,9 @@ class MightyState(TrickState):
             self.passed |= 1 << seat
             self.events.append(Event("pass", seat, {}))
         else:
-            self.high_bid, self.bidder = action.arg, seat
+            self.high_bid, self.bidder = Contract.parse(action.arg), seat
             self.events.append(Event("bid", seat, {"bid": action.arg}))
-            if action.arg == contract_text(MAX_BID, NT):
+            if self.high_bid == (MAX_BID, NT):
                 self._elect(seat)  # 20 no-trump cannot be beaten (A3)
                 return
         passes = self.passed.bit_count()
@@ -481,8 +493,8 @@ class MightyState(TrickState):
         assert self.high_bid is not None
         self.president = seat
         self.contract = self.high_bid
-        self.trump = trump_of(parse_contract(self.high_bid)[1])
-        self.events.append(Event("president", seat, {"bid": self.high_bid}))
+        self.trump = trump_of(self.high_bid.denomination)
+        self.events.append(Event("president", seat, {"bid": str(self.high_bid)}))
         kitty = sorted(self.kitty)
         for c in kitty:
             self.hands[seat] |= 1 << c
@@ -490,10 +502,6 @@ class MightyState(TrickState):
         self.events.append(Event("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat))
         self.phase = DISCARD
         self.turn = seat
-
-    def discards_seen(self) -> int:
-        """Only the president sees the discards."""
-        return NOBODY if self.president is None else 1 << self.president
 
     # --------------------------------------------------------------- kitty and contract
     def legal_discard(self, seat: int) -> list[Action]:
@@ -510,18 +518,20 @@ class MightyState(TrickState):
 
     def legal_contract(self, seat: int) -> list[Action]:
         assert self.contract is not None
-        number, denom = parse_contract(self.contract)
+        number, denom = self.contract
         out = []
         for d in DENOMS:
             for k in range(number + change_cost(denom, d), MAX_BID + 1):
-                out.append(Action("contract", 0, contract_text(k, d)))
+                out.append(Action("contract", 0, str(Contract(k, d))))
         return out
 
     def apply_contract(self, seat: int, action: Action) -> None:
-        changed = action.arg != self.contract
-        self.contract = action.arg
-        self.trump = trump_of(parse_contract(action.arg)[1])
+        contract = Contract.parse(action.arg)
+        changed = contract != self.contract
+        self.contract = contract
+        self.trump = trump_of(contract.denomination)
         self.mighty = mighty_of(self.trump, self.game.options["mighty_when_spades"])
+        self.void_exempt = 1 << self.mighty  # it may be played instead of following
         self.call_card = call_card_of(self.trump)
         self.events.append(Event("contract", seat, {"contract": action.arg, "changed": changed,
                                                     "mighty": card_str(self.mighty),
@@ -577,15 +587,6 @@ class MightyState(TrickState):
             free &= ~JOKER_BIT
         follow = hand & SUIT_MASKS[self.led] if self.led >= 0 else 0
         return follow | free if follow else hand
-
-    def play_card(self, seat: int, card: int) -> None:
-        self._void_before = self.voids[seat]
-        super().play_card(seat, card)
-
-    def card_played(self, seat: int, card: int) -> dict[str, Any]:
-        if card == self.mighty:
-            self.voids[seat] = self._void_before  # the Mighty may be played instead of following
-        return {"card": card_str(card)}
 
     def after_play(self, seat: int, card: int) -> bool:
         if self.friend_call == CARD_FRIEND and card == self.friend_card:
@@ -661,7 +662,7 @@ class MightyState(TrickState):
         side = self.side()
         discard_points = points_of(sum(1 << c for c in self.discards))
         party = sum(self.points_taken[s] for s in side) + (discard_points if opts["discards_count"] else 0)
-        number, denom = parse_contract(self.contract)
+        number, denom = self.contract
         made = party >= number
         base = base_amount(number, party, opts["score_formula"])
         mults = multipliers(number, party, denom == NT, self.friend_call == NO_FRIEND)
@@ -679,9 +680,9 @@ class MightyState(TrickState):
         c["party_points"] += party
         c["president_points"] += pay[self.president]
         self.prev_president = self.president
-        self.next_dealer = side[-1]
+        self.deals_next = side[-1]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
-                "contract": self.contract, "party_points": party, "made": made, "base": base,
+                "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
                 "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
 
@@ -714,6 +715,9 @@ class MightyState(TrickState):
                 out.append((f"hands[{self.president}]", others))
         return out
 
+    def restore_extra(self, obs: Mapping[str, Any]) -> None:
+        self.void_exempt = 1 << self.mighty if self.mighty >= 0 else 0
+
     def arrange(self, rng: random.Random) -> None:
         """A sampled world in which the president holds the friend card has no friend (A5)."""
         if self.friend == self.president:
@@ -742,5 +746,5 @@ Mighty.STATE = MightyState
 
 __all__ = ["CALL_JOKER", "DEALMISS", "DENOMS", "FRIEND_ACTIONS", "JOKER", "NO_CALL", "PASS", "POINT_MASK",
            "Mighty", "MightyState", "base_amount", "bid_rank", "call_card_of", "change_cost", "is_deal_miss",
-           "joker_has_power", "may_declare_deal_miss", "mighty_of", "multipliers", "parse_contract",
+           "joker_has_power", "may_declare_deal_miss", "mighty_of", "multipliers",
            "payments", "points_of", "trump_of", "winning_index"]

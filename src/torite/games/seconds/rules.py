@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.engine.base import Event, OptionSpec, Result
-from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -129,11 +129,14 @@ class Seconds(TrickGame):
         Field("deal_kind"),          # 1..8: the deal's place in the schedule
         Field("deals_in_game"),      # 7, or 8 with edition 2021
         Field("north"), Field("east"), Field("south"), Field("west"),  # seats by compass name
-        Field("arrangement", "str"),  # partners, left, right (half-partners), win, lose, exact3
-        Field("mates", "list"),      # per seat: whose tricks multiply its own (-1: nobody)
+        # partners, left, right (half-partners), win, lose, exact3
+        Field("arrangement", word(*dict.fromkeys(ARRANGEMENTS[1:]))),
+        Field("mates", INTS),        # per seat: whose tricks multiply its own (-1: nobody)
         Field("exact3", key="exact3_points"),
-        Field("winner_rule", "str"),  # second or highest: who wins the game
+        Field("winner_rule", word("second", "highest")),  # who wins the game
     )
+    VIEWS = (View("your_mate", SEAT), View("your_backer", SEAT))
+    TRICK_FACTS = (View("nobody_followed", BOOL), View("tie_break", BOOL))
 
     @property
     def hand_size(self) -> int:
@@ -182,6 +185,14 @@ class SecondsState(TrickState):
     def trick_winner(self) -> int:
         win, self.tie_broken = second_index(self.trick, self.led, self.tie_mode)
         return win
+
+    def winning_now(self) -> int | None:
+        """Who wins the unfinished trick as it lies: the second-highest card of the led suit
+        once two have followed; before that the cards of every suit may come to count, so
+        nobody yet."""
+        if sum(1 for c in self.trick if c // 13 == self.led) < 2:
+            return None
+        return second_index(self.trick, self.led, self.tie_mode)[0]
 
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
         led = self.led

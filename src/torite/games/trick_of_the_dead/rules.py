@@ -12,8 +12,27 @@ from functools import cached_property
 from typing import Any, Final
 
 from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import ALL_SEATS, Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, shuffle
+from torite.engine.base import Action, Event, OptionSpec
+from torite.engine.kit import (
+    BOOL,
+    BOOLS,
+    CARD,
+    CARDS,
+    OVER,
+    PLAY,
+    REST,
+    SEAT_CARDS,
+    SUIT,
+    Field,
+    Pile,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    seen_when,
+    shuffle,
+)
+from torite.engine.phases import Card, Cards, Phase, suit_choice
 
 SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -74,17 +93,24 @@ class TrickOfTheDead(TrickGame):
     DECK = tuple(range(54))
     STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "survival_points", "tricks")
     BOT = "torite.games.trick_of_the_dead.bot:TrickOfTheDeadBot"
-    PILES = (Pile("graveyard", seen="grave_seen", deal=REST),)
-    FIELDS = (
-        Field("zombies", "seat_cards"),          # public: a risen card is shown (ruling Z1)
-        Field("buried", "cards", private=True),  # a seat sees only its own burial
-        Field("trump", "suit"),
-        Field("trump_now", "suit", key="trump_in_force"),
-        Field("jokers_played"),
-        Field("need_call", "bool"),
+    PHASES = (
+        Phase(BURY, (Cards("bury", (2,)),), simultaneous=True),  # every seat at once
+        Phase(PLAY, (Card("play"),)),
+        Phase(DECLARE_TRUMP, (suit_choice("trump"),)),  # the first joker's trump
+        Phase(DECLARE_CALL, (suit_choice("call"),)),    # the suit a led joker asks for
     )
+    PILES = (Pile("graveyard", seen=seen_when("grave_public"), deal=REST),)
+    FIELDS = (
+        Field("zombies", SEAT_CARDS),          # public: a risen card is shown (ruling Z1)
+        Field("buried", CARDS, private=True),  # a seat sees only its own burial
+        Field("trump", SUIT),
+        Field("trump_now", SUIT, key="trump_in_force"),
+        Field("jokers_played"),
+        Field("need_call", BOOL),
+    )
+    VIEWS = (View("buried_done", BOOLS),)  # per seat: its burial is in
     TRICK_SLOTS = (TrickSlot("trick_zombie", "zombie"),)
-    SIMULTANEOUS = frozenset({BURY})
+    TRICK_FACTS = (View("risen", CARD),)  # the graveyard card its winner takes, if any
     DEAL_EXTRAS = ("graveyard_after_burial",)
 
     @property
@@ -150,9 +176,6 @@ class TrickOfTheDeadState(TrickState):
         self.need_call = False
         self.won_cards = [0] * n
         self.joker_bonus = [0] * n
-
-    def grave_seen(self) -> int:
-        return ALL_SEATS if self.grave_public else 0
 
     # --------------------------------------------------------------- burial
     def _buriable(self) -> int:
@@ -326,7 +349,6 @@ class TrickOfTheDeadState(TrickState):
         obs["buried_done"] = [not (bury and self.pending >> s & 1) for s in range(self.n)]
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
-        self.grave_public = obs["graveyard"] is not None
         self.fixed_grave = None
         self.won_cards, self.joker_bonus = [0] * self.n, [0] * self.n
         for t in obs["tricks"]:

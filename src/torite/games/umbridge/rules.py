@@ -20,9 +20,31 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import ALL_SEATS, Action, Event, OptionError, OptionSpec
-from torite.engine.kit import PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
-from torite.engine.trick import play_actions
+from torite.engine.base import Action, Event, OptionError, OptionSpec
+from torite.engine.kit import (
+    BOOL,
+    BOOLS,
+    CARDS,
+    CONTRACT,
+    INT,
+    INTS,
+    LIST,
+    PLAY,
+    REST,
+    SEAT,
+    SUIT,
+    Field,
+    Pile,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    card_list,
+    seen_when,
+    word,
+)
+from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.trick import plain_winner, play_actions
 from torite.games.umbridge.scoring import (
     DENOMS,
     GAME,
@@ -70,31 +92,19 @@ RUBBER, CHICAGO = "rubber", "chicago"
 DUMMY_STEP: Final = -1
 
 
-def bid_rank(bid: str) -> int:
-    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
-    return BID_RANK[bid]
+def bid_rank(bid: Contract) -> int:
+    """A contract's index in ``BIDS``: a higher level beats any lower one, and at a level the
+    denominations go C D H S NT."""
+    return BID_RANK[str(bid)]
 
 
-def parse_contract(bid: str) -> tuple[int, str]:
-    level, denom = bid.split()
-    return int(level), denom
-
-
-def trump_of(bid: str) -> int:
+def trump_of(bid: Contract) -> int:
     """The trump suit of a contract (-1 at no trump)."""
-    denom = bid.split()[1]
-    return DENOMS.index(denom) if denom != "NT" else -1
+    return DENOMS.index(bid.denomination) if bid.denomination != "NT" else -1
 
 
-def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the led suit."""
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+#: the winning card: the highest trump, else the highest card of the led suit
+winning_index = plain_winner
 
 
 def trick_order(leader: int, dealer: int) -> tuple[int, int, int]:
@@ -154,36 +164,45 @@ class Umbridge(TrickGame):
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
     RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE})
-    SIMULTANEOUS = frozenset({UMBRAGE_PHASE})
     DEAL_EXTRAS = ("respread",)
+    PHASES = (
+        Phase(UMBRAGE_PHASE, (Word("umbrage"), Word("keep")), simultaneous=True),  # both at once (U3)
+        Phase(AUCTION, (Bid("bid", Ladder(tuple(range(1, 8)), DENOMS)), Word("pass"), Word("double"),
+                        Word("redouble"))),
+        Phase(EXCHANGE, (Card("discard"), Word("done"))),  # bridge draws: discard, then draw
+        Phase(PLAY, (Card("play"),)),
+        Phase(DUMMY, (Card("play", from_="dummy"),)),  # the dummy's card, by its controller
+    )
     PILES = (
-        Pile("dummy", seen="dummy_seen", deal=HAND),
-        Pile("bridge", seen="nobody", deal=REST),   # top = the end drawn from
-        Pile("discards", seen="nobody"),            # face down, out of play (U10)
+        Pile("dummy", seen=seen_when("dummy_exposed"), deal=HAND),
+        Pile("bridge", deal=REST),   # top = the end drawn from
+        Pile("discards"),            # face down, out of play (U10)
     )
     FIELDS = (
-        Field("my_umbrage", "bool", private=True),  # this seat's secret choice, before both decided
-        Field("umbrage", "list"),                   # per seat: took umbrage (once both decided)
-        Field("given_up", "cards", private=True),   # the hand this seat gave up by taking umbrage
-        Field("auction", "list"),                   # [[seat, "bid 2 H"], [seat, "pass"], ...]
-        Field("contract", "str"),                   # "2 H", or None before the first bid
-        Field("declarer"),                          # the last bidder, or None
-        Field("doubled"),                           # 0, 1 doubled, 2 redoubled
-        Field("trump", "suit"),
-        Field("must_bid", "bool"),                  # the last bidder must repeat or raise (§5.4)
-        Field("exchange_limit"),                    # how many the seat exchanging may discard
-        Field("exchange_count"),                    # how many it has discarded so far
-        Field("first_draw"),                        # the last bidder's draw in this round (-1: not yet)
-        Field("exchanges", "list"),                 # [[seat, cards drawn], ...] this deal
-        Field("drawn", "list"),                     # per seat, cards drawn from the bridge this deal
-        Field("discarded", "cards", private=True),  # this seat's own discards
-        Field("dummy_exposed", "bool"),             # the dummy is face up (U2)
-        Field("dummy_by"),                          # who plays the dummy in the current trick
-        Field("above", "list"),                     # per seat, above the line this rubber
-        Field("below", "list"),                     # per game [seat 0, seat 1] below the line
-        Field("games", "list"),                     # games won this rubber
-        Field("vulnerable", "list"),                # per seat, this deal
+        Field("my_umbrage", BOOL, private=True),  # this seat's secret choice, before both decided
+        Field("umbrage", BOOLS),                  # per seat: took umbrage (once both decided)
+        Field("given_up", CARDS, private=True),   # the hand this seat gave up by taking umbrage
+        Field("auction", LIST),                   # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", CONTRACT),              # "2 H", or None before the first bid
+        Field("declarer", SEAT),                  # the last bidder, or None
+        Field("doubled"),                         # 0, 1 doubled, 2 redoubled
+        Field("trump", SUIT),
+        Field("must_bid", BOOL),                  # the last bidder must repeat or raise (§5.4)
+        Field("exchange_limit"),                  # how many the seat exchanging may discard
+        Field("exchange_count"),                  # how many it has discarded so far
+        Field("first_draw"),                      # the last bidder's draw in this round (-1: not yet)
+        Field("exchanges", LIST),                 # [[seat, cards drawn], ...] this deal
+        Field("drawn", INTS),                     # per seat, cards drawn from the bridge this deal
+        Field("discarded", CARDS, private=True),  # this seat's own discards
+        Field("dummy_exposed", BOOL),             # the dummy is face up (U2)
+        Field("dummy_by", SEAT),                  # who plays the dummy in the current trick
+        Field("above", INTS),                     # per seat, above the line this rubber
+        Field("below", LIST),                     # per game [seat 0, seat 1] below the line
+        Field("games", INTS),                     # games won this rubber
+        Field("vulnerable", BOOLS),               # per seat, this deal
     )
+    VIEWS = (View("vulnerability", word("none", "one", "both")), View("vulnerable_seat", SEAT),
+             View("below_now", INTS), View("deal_no", INT), View("chicago", BOOL))
     TRICK_SLOTS = (TrickSlot("from_dummy", "dummy"),)
 
     @property
@@ -207,7 +226,7 @@ class UmbridgeState(TrickState):
     umbrage: list[bool]
     given_up: list[int]
     auction: list[list[Any]]
-    contract: str | None
+    contract: Contract | None
     declarer: int | None
     doubled: int
     trump: int
@@ -234,10 +253,8 @@ class UmbridgeState(TrickState):
         self.honours: bool = bool(opts["honours"]) and not self.chicago
         self.deal_limit: int = opts["deals"]
 
-    def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
-                 deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
+    def start_game(self) -> None:
         self.above, self.below, self.games = [0, 0], [[0, 0]], [0, 0]  # the rubber's score sheet
-        super().__init__(game, seed, dealer, max_rounds, deals, first_round)
 
     # --------------------------------------------------------------- the deal
     def check_deal_extras(self, where: str, deal: Mapping[str, Any], hands: list[list[int]],
@@ -286,10 +303,6 @@ class UmbridgeState(TrickState):
         if self.chicago:
             return chicago_vulnerable(len(self.round_scores), self.dealer)
         return [g >= 1 for g in self.games]
-
-    def dummy_seen(self) -> int:
-        """The dummy is face up once the auction ends (U2)."""
-        return ALL_SEATS if self.dummy_exposed else 0
 
     # --------------------------------------------------------------- taking umbrage (§3, U3)
     def legal_umbrage(self, seat: int) -> list[Action]:
@@ -377,7 +390,7 @@ class UmbridgeState(TrickState):
                 return False
             if self.contract is None:
                 return True
-            low = BID_RANK[self.contract]
+            low = bid_rank(self.contract)
             return rank >= low if self.must_bid else rank > low
         if action.arg or self.contract is None or self.must_bid:
             return False
@@ -391,17 +404,18 @@ class UmbridgeState(TrickState):
         self.auction.append([seat, str(action)])
         kind = action.kind
         if kind == "bid":
-            repeat = self.must_bid and action.arg == self.contract
+            bid = Contract.parse(action.arg)
+            repeat = self.must_bid and bid == self.contract
             if not repeat:  # a new contract clears any double (U7)
-                self.contract, self.declarer, self.doubled = action.arg, seat, 0
-                self.trump = trump_of(action.arg)
+                self.contract, self.declarer, self.doubled = bid, seat, 0
+                self.trump = trump_of(bid)
             self.must_bid = False
             self.events.append(Event("bid", seat, {"bid": action.arg, "repeat": repeat}))
             self.turn = 1 - seat
             return
         if kind in ("double", "redouble"):
             self.doubled += 1
-            self.events.append(Event(kind, seat, {"bid": self.contract}))
+            self.events.append(Event(kind, seat, {"bid": str(self.contract)}))
             self.turn = 1 - seat
             return
         self.events.append(Event("pass", seat, {}))
@@ -491,7 +505,7 @@ class UmbridgeState(TrickState):
         self.must_bid = False
         self.exchange_limit = 0
         self.first_draw = -1
-        self.events.append(Event("contract", declarer, {"bid": self.contract, "doubled": self.doubled}))
+        self.events.append(Event("contract", declarer, {"bid": str(self.contract), "doubled": self.doubled}))
         self.events.append(Event("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]}))
         if self.honours:
             self.honours_held = [honours_points(h, self.trump) for h in self.hands]
@@ -560,7 +574,7 @@ class UmbridgeState(TrickState):
             return {"contract": None, **self.unfinished()}
         assert self.declarer is not None
         declarer, defender = self.declarer, 1 - self.declarer
-        level, denom = parse_contract(self.contract)
+        level, denom = self.contract
         vul = self.vulnerable
         tricks = self.tricks_won[declarer]
         cs = contract_score(level, denom, self.doubled, vul[declarer], tricks)
@@ -600,7 +614,7 @@ class UmbridgeState(TrickState):
         counters["made"] += cs.made
         counters["umbrage"] += sum(self.umbrage)
         counters["bridge_draws"] += sum(self.drawn)
-        return {"contract": self.contract, "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+        return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
                 "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
                 "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
                 "vulnerable": list(vul), "game_won": game_won,
@@ -658,5 +672,5 @@ class UmbridgeState(TrickState):
 Umbridge.STATE = UmbridgeState
 
 __all__ = ["BIDS", "DISCARDS", "DONE", "DOUBLE", "KEEP", "PASS", "REDOUBLE", "UMBRAGE", "Umbridge", "UmbridgeState",
-           "bid_rank", "dummy_controller", "follow", "parse_contract", "respread_cards", "trick_order", "trump_of",
+           "bid_rank", "dummy_controller", "follow", "respread_cards", "trick_order", "trump_of",
            "winning_index"]
