@@ -2,29 +2,19 @@
 
 Research frameworks want a tensor of one fixed shape per game and a fixed set of action ids
 with a legality mask.  torite games speak JSON-ready observations and actions such as
-``play 10D`` or ``bury QC KC``, of shapes each game picks.  This module derives both encodings
-*from the game alone*, through the public protocol, so a game registered tomorrow is covered
-with no code here.
+``play 10D`` or ``bury QC KC``.  This module derives both encodings *from the game's published
+description* (``game.schema()``: its declared phases, the forms of their actions, its piles,
+fields and views), so a game registered tomorrow is covered with no code here, every action a
+game can ever offer has an id, and the layout is the same for every seed.
 
-How: :func:`spec` plays a fixed, seeded set of random rounds (``EXPLORE_ROUNDS`` single rounds
-with the dealer and the round number rotating, plus ``EXPLORE_GAMES`` games of up to
-``EXPLORE_GAME_ROUNDS`` rounds) under the given options, reading every seat's observation and
-every legal action at every step.  From what it met it fixes:
-
-**The action space.**  An action is ``kind`` + a set of cards + an argument.  Each *template*
-``(kind, n, arg)`` (``n`` cards) met in exploration becomes a block of ``C(D, n)`` ids, ``D``
-the deck size: every ``n``-card subset of the deck, ranked by the combinatorial number system
-over the deck's cards in index order (so ``play`` is one id per card, Trick of the Dead's
-``bury`` one per pair).  Arguments are completed beyond what was met: an argument position
-that met a suit letter takes all four suits, one that met only integers the whole range
-between the least and the greatest, and positions pool the values every kind met at the same
-argument length (Mighty's ``contract``, met only as ``20 H``, gets every ``bid`` level and
-denomination).  Blocks are ordered by kind, card count and argument.  After them come
-*overflow* ids (at least ``OVERFLOW_MIN``): overflow id ``k`` is the ``k``-th legal action, in
-torite's order, that has no id of its own: an action of a shape exploration never met
-(Glapgos' four of a kind), or of a template with more than ``BLOCK_LIMIT`` card sets, which is
-not enumerated (a play of three cards at once).  An action beyond them raises ``KeyError``
-with its text; the adapters' tests play many random games to check none is.
+**The action space.**  An action is ``kind`` + a set of cards + an argument.  Each declared
+action form gives blocks of ids: a card (``play``) one id per card of the deck; several cards
+(``bury``) one per ``n``-card set, ranked by the combinatorial number system over the deck's
+cards in index order, or, for sets of one rank (Galapagos' pairs), one per such set in the same
+order; a word with an argument (``trump S``) or a bid (``bid 15 H``) one id per argument.  The
+blocks are ordered by kind, card count and argument text.  There are no other ids: an action
+outside the space is a bug of the game's declarations (the conformance suite checks every legal
+action is declared), and raises ``KeyError`` with its text.
 
 **The observation vector** (``float32``), segments in this order (``N`` seats, ``D`` deck cards
 in index order, ``S`` = 5 suits C D H S and joker/none; "one-hot" segments are all zero for
@@ -34,7 +24,7 @@ in index order, ``S`` = 5 suits C D H S and joker/none; "one-hot" segments are a
 segment               size        content
 ====================  ==========  ==================================================
 ``seat``              N           one-hot: the observing seat
-``phase``             P+1         one-hot over the phases met, last = another phase
+``phase``             P+1         one-hot over the declared phases, last = game over
 ``to_act``            N           seats deciding now
 ``turn``              N           one-hot
 ``dealer``            N           one-hot
@@ -51,22 +41,24 @@ segment               size        content
 ``played``            N x D       every card each seat played this round (finished tricks)
 ``won``               N x D       the cards of the tricks each seat won this round
 ``tricks_played``     1           finished tricks this round
-``trick.<slot>``      D           per-card trick flags (a ``bool`` or card list in trick
-                                  records, e.g. ``zombie``): the cards they mark, this round
-``<key>``             varies      every other key of the game's observation, by its type:
-                                  bool or int: 1; an int that may be None: 2
-                                  (present, value); card: D one-hot; suit: S one-hot;
-                                  other text: one-hot over the values met + 1 "another";
-                                  card list: D (+1: count of face-down entries);
-                                  per-seat card lists: N x D; suit list: S; per-seat suit
-                                  lists: N x S; int or bool list: its longest length met
+``trick.<key>``       D           the cards a declared trick slot (a flag or a card) or trick
+                                  fact (a card) marks in this round's finished tricks
+``trick.now.<key>``   D           the same in the current trick (trick slots)
+``<key>``             varies      every declared pile, field, view and role, by its kind:
+                                  int or bool 1; seat or a number that may be None 2
+                                  (present, value); card D one-hot; suit S one-hot; a word
+                                  one-hot over its declared values + 1 "another"; a contract
+                                  one-hot over the game's contracts + 1; cards, card texts
+                                  and a seen pile D (+1: count of face-down entries); per-seat
+                                  cards N x D; per-seat numbers or flags N
 ====================  ==========  ==================================================
 
-Keys left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians),
+Left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians),
 ``round_scores`` (earlier rounds; ``scores`` sums them), ``num_players``, ``max_rounds``,
-nested structures of other shapes (lists of dicts other than the tricks).  :func:`describe`
-lists a game's segments with offsets; ``docs/research.md`` prints them for the shipped games.
-Values are raw (points are points), not normalised.
+``winning`` (derived from the trick), a pile nobody ever sees (its size is kept), free text and
+lists of other shapes (an auction's calls).  :func:`describe` lists a game's segments with
+offsets; ``docs/research.md`` prints them for the shipped games.  Values are raw (points are
+points), not normalised.
 """
 
 from __future__ import annotations
@@ -78,34 +70,26 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, product
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from torite.cards import iter_bits, parse_card
-from torite.engine.base import Action, Game, State
+from torite.engine.base import Action, Game
+from torite.engine.kit import TrickGame
+from torite.engine.phases import Bid, Card, Cards, Choice, Contract, Word
 from torite.engine.registry import make_game
 from torite.seeds import derive_seed
 
 SUITS = "CDHS"
 NSUITS = 5  # C D H S, and a fifth slot for jokers / no suit
+#: random rounds played only to measure a game's score scale and round length (the adapters'
+#: utility bounds and game length), never for the layout or the action ids
 EXPLORE_ROUNDS = 24
 EXPLORE_GAMES = 2
 EXPLORE_GAME_ROUNDS = 4
-#: a template with more card sets than this is not enumerated: its actions take overflow ids
-BLOCK_LIMIT = 2_000
-#: the fewest overflow ids; more when exploration met templates left to overflow
-OVERFLOW_MIN = 16
-#: the most arguments a completed template may take
-MAX_ARGS = 4_096
-
-#: keys of every kit observation that :class:`ObsSpec` encodes by hand or leaves out
-_COMMON = {"seat", "phase", "to_act", "turn", "dealer", "leader", "round", "led", "hand", "hand_sizes",
-           "scores", "round_points", "tricks_won", "voids", "trick", "tricks"}
-_SKIP = {"game", "options", "stats", "round_scores", "num_players", "max_rounds"}
-_TRICK_KEYS = {"leader", "seats", "cards", "led", "winner", "points"}
 
 Vector = npt.NDArray[np.float32]
 
@@ -138,148 +122,111 @@ def options_key(options: Mapping[str, Any]) -> str:
     return json.dumps(dict(options), sort_keys=True)
 
 
-# --------------------------------------------------------------------------- exploration
-@dataclass
-class _Seen:
-    """Everything exploration met: observation values by key, legal actions, phases."""
+# --------------------------------------------------------------------------- scale
+@dataclass(frozen=True)
+class _Scale:
+    """What random play measured: the largest absolute round score and the most actions a
+    round took (the adapters' utility bounds and game length; not the layout)."""
 
-    values: dict[str, list[Any]] = field(default_factory=dict)
-    actions: set[Action] = field(default_factory=set)
-    phases: set[str] = field(default_factory=set)
-    slot_kinds: dict[str, set[str]] = field(default_factory=dict)
-    max_legal: int = 0
-    #: (kind, number of cards) -> the most legal actions of that shape met at one decision
-    most: dict[tuple[str, int], int] = field(default_factory=dict)
-    max_abs_score: float = 1.0
-    max_steps: int = 0
+    max_abs_score: float
+    max_steps: int
 
 
-def _look(seen: _Seen, state: State, n: int) -> None:
-    for seat in range(n):
-        obs = state.observation(seat)
-        for key, value in obs.items():
-            if key in _SKIP or key in _COMMON:
-                continue
-            vals = seen.values.setdefault(key, [])
-            if len(vals) < 400 or value not in vals[-8:]:
-                vals.append(value)
-        phase = obs.get("phase")
-        if isinstance(phase, str):
-            seen.phases.add(phase)
-        for trick in obs.get("tricks", ()):
-            if isinstance(trick, dict):
-                for k, v in trick.items():
-                    if k not in _TRICK_KEYS:
-                        seen.slot_kinds.setdefault(k, set()).add(_slot_kind(v))
-        for entry in obs.get("trick", ()):
-            if isinstance(entry, dict):
-                for k, v in entry.items():
-                    if k not in ("seat", "card"):
-                        seen.slot_kinds.setdefault("trick:" + k, set()).add(
-                            "flag" if isinstance(v, bool) else "card" if _card(v) is not None else "other")
-
-
-def _slot_kind(v: Any) -> str:
-    if isinstance(v, list) and v and all(isinstance(x, bool) for x in v):
-        return "flags"
-    if isinstance(v, list) and v and all(x is None or _card(x) is not None for x in v):
-        return "cards"
-    if v is None or _card(v) is not None:
-        return "card"
-    return "other"
-
-
-def _explore(game: Game) -> _Seen:
-    seen = _Seen()
+def _measure(game: Game) -> _Scale:
     n = game.num_players
     runs: list[tuple[int, int | None, int, int]] = [
         (derive_seed("torite-explore", i), i % n, 1, i) for i in range(EXPLORE_ROUNDS)]
     runs += [(derive_seed("torite-explore-game", i), None, EXPLORE_GAME_ROUNDS, 0) for i in range(EXPLORE_GAMES)]
+    top, most = 1.0, 0
     for seed, dealer, rounds, first in runs:
         state = game.new_state(seed, dealer=dealer, max_rounds=rounds, first_round=first)
         rng = random.Random(seed)
         steps = 0
         while not state.is_over():
-            _look(seen, state, n)
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                seen.actions.update(legal)
-                shapes: dict[tuple[str, int], int] = {}
-                for a in legal:
-                    shape = (a.kind, a.cards.bit_count())
-                    shapes[shape] = shapes.get(shape, 0) + 1
-                for shape, count in shapes.items():
-                    seen.most[shape] = max(seen.most.get(shape, 0), count)
-                seen.max_legal = max(seen.max_legal, len(legal))
             seat = state.to_act()[0]
             legal = state.legal_actions(seat)
             state.apply(seat, legal[rng.randrange(len(legal))])
             steps += 1
-        _look(seen, state, n)
         res = state.result()
         for row in res.round_scores or (res.scores,):
-            seen.max_abs_score = max(seen.max_abs_score, *(abs(float(x)) for x in row))
-        seen.max_steps = max(seen.max_steps, math.ceil(steps / rounds))
-    return seen
+            top = max(top, *(abs(float(x)) for x in row))
+        most = max(most, math.ceil(steps / rounds))
+    return _Scale(top, most)
 
 
 # --------------------------------------------------------------------------- actions
-def _complete_args(args: set[str], shapes: Mapping[int, list[set[str]]]) -> list[str]:
-    """The arguments met, completed position by position: a position that met a suit letter
-    takes all four, one that met only integers the whole range; ``shapes`` holds the values
-    every kind met at each position, by argument length, so Mighty's ``contract`` (met as
-    ``20 H``) takes every level and denomination its ``bid`` met."""
-    out = set(args)
-    for length in {len(a.split()) for a in args}:
-        if length == 0:
-            continue
-        columns: list[list[str]] = []
-        for vals in shapes[length]:
-            if vals & set(SUITS):
-                columns.append(sorted(vals | set(SUITS)))
-            elif all(v.lstrip("-").isdigit() for v in vals):
-                nums = [int(v) for v in vals]
-                columns.append([str(x) for x in range(min(nums), max(nums) + 1)])
-            else:
-                columns.append(sorted(vals))
-        if math.prod(len(c) for c in columns) <= MAX_ARGS:
-            out.update(" ".join(p) for p in product(*columns))
-    return sorted(out)
+@dataclass(frozen=True)
+class _Block:
+    """The ids of one ``(kind, n cards, argument)``: every ``n``-card set of the deck ranked
+    combinatorially (``sets`` None), or the listed sets in order."""
+
+    kind: str
+    n: int
+    arg: str
+    sets: tuple[int, ...] | None
+
+    def size(self, d: int) -> int:
+        return math.comb(d, self.n) if self.sets is None else len(self.sets)
+
+
+def _blocks(game: TrickGame, deck: Sequence[int]) -> list[_Block]:
+    """The blocks of every action form the game's phases declare, sorted by kind, card count
+    and argument; a form declared twice (Galapagos' ``play`` of one card in the tricks and the
+    play-off) is one block, all card sets where either form allows all."""
+    found: dict[tuple[str, int, str], set[int] | None] = {}
+
+    def add(kind: str, n: int, arg: str, sets: set[int] | None) -> None:
+        key = (kind, n, arg)
+        if key in found and (found[key] is None or sets is None):
+            found[key] = None
+        elif key in found:
+            found[key] = (found[key] or set()) | (sets or set())
+        else:
+            found[key] = sets
+
+    for phase in game.phases():
+        for t in phase.actions:
+            if isinstance(t, Card):
+                add(t.kind, 1, "", None)
+            elif isinstance(t, Cards):
+                for n in t.counts:
+                    sets = {m for m in t.card_sets(deck) if m.bit_count() == n} if t.same_rank else None
+                    add(t.kind, n, "", sets)
+            elif isinstance(t, (Choice, Bid, Word)):
+                for a in t.actions(deck):
+                    add(a.kind, 0, a.arg, None)
+            else:  # pragma: no cover - a new form needs its ids here
+                raise TypeError(f"no action ids for the form {t!r}")
+    pos = {c: i for i, c in enumerate(deck)}
+
+    def rank(m: int) -> int:
+        return sum(math.comb(p, i + 1) for i, p in enumerate(sorted(pos[c] for c in iter_bits(m))))
+
+    return [_Block(k, n, arg, None if sets is None else tuple(sorted(sets, key=rank)))
+            for (k, n, arg), sets in sorted(found.items())]
 
 
 class ActionSpace:
     """Action ids <-> torite actions for one game and options (see the module docstring)."""
 
-    def __init__(self, deck: Sequence[int], actions: set[Action], most: Mapping[tuple[str, int], int]) -> None:
+    def __init__(self, deck: Sequence[int], blocks: Sequence[_Block]) -> None:
         self.deck = list(deck)
         self.pos = {c: i for i, c in enumerate(self.deck)}
         d = len(self.deck)
-        templates: dict[tuple[str, int], set[str]] = {}
-        shapes: dict[int, list[set[str]]] = {}
-        for a in actions:
-            templates.setdefault((a.kind, a.cards.bit_count()), set()).add(a.arg)
-            tokens = a.arg.split()
-            columns = shapes.setdefault(len(tokens), [set() for _ in tokens])
-            for column, token in zip(columns, tokens):
-                column.add(token)
-        self.blocks: list[tuple[str, int, str]] = []
+        self.blocks = list(blocks)
         self.offsets: list[int] = []
         total = 0
-        overflow = 0
-        for (kind, n) in sorted(templates):
-            if math.comb(d, n) > BLOCK_LIMIT:
-                overflow += most.get((kind, n), 0)
-                continue
-            for arg in _complete_args(templates[(kind, n)], shapes):
-                self.blocks.append((kind, n, arg))
-                self.offsets.append(total)
-                total += math.comb(d, n)
-        self.index_of_block = {b: i for i, b in enumerate(self.blocks)}
+        for b in self.blocks:
+            self.offsets.append(total)
+            total += b.size(d)
+        self.index_of_block = {(b.kind, b.n, b.arg): i for i, b in enumerate(self.blocks)}
+        self._listed = [None if b.sets is None else {m: i for i, m in enumerate(b.sets)} for b in self.blocks]
         self._ids: dict[Action, int | None] = {}
-        #: ids from here on are overflow slots (see the module docstring)
-        self.semantic = total
-        self.overflow = max(OVERFLOW_MIN, 2 * overflow)
-        self.size = total + self.overflow
+        self.size = total
+
+    @classmethod
+    def of(cls, game: TrickGame, deck: Sequence[int]) -> ActionSpace:
+        return cls(deck, _blocks(game, deck))
 
     def _rank(self, cards: int) -> int:
         positions = sorted(self.pos[c] for c in iter_bits(cards))
@@ -297,127 +244,114 @@ class ActionSpace:
             cards |= 1 << self.deck[p]
         return cards
 
-    def _semantic(self, action: Action) -> int | None:
+    def _id(self, action: Action) -> int | None:
         try:
             return self._ids[action]
         except KeyError:
             pass
         b = self.index_of_block.get((action.kind, action.cards.bit_count(), action.arg))
-        if b is None or any(c not in self.pos for c in iter_bits(action.cards)):
-            i = None
-        else:
-            i = self.offsets[b] + self._rank(action.cards)
+        i: int | None = None
+        if b is not None and all(c in self.pos for c in iter_bits(action.cards)):
+            listed = self._listed[b]
+            if listed is None:
+                i = self.offsets[b] + self._rank(action.cards)
+            elif action.cards in listed:
+                i = self.offsets[b] + listed[action.cards]
         if len(self._ids) < 100_000:  # a memo: search loops ask for the same few actions
             self._ids[action] = i
         return i
 
-    def _overflowing(self, legal: Sequence[Action]) -> list[Action]:
-        return [a for a in legal if self._semantic(a) is None]
-
     def index(self, action: Action, legal: Sequence[Action] | None = None) -> int:
-        """The id of ``action``; an overflow action needs the seat's ``legal`` list."""
-        i = self._semantic(action)
-        if i is not None:
-            return i
-        rest = self._overflowing(legal or ())
-        if action not in rest:
-            raise KeyError(f"action {str(action)!r} is outside this game's action space"
-                           + ("" if legal is not None else " (give the legal actions for overflow ids)"))
-        k = rest.index(action)
-        if k >= self.overflow:
-            raise KeyError(f"action {str(action)!r} is overflow action {k}, beyond the {self.overflow} slots")
-        return self.semantic + k
+        """The id of ``action`` (``legal`` is accepted for the adapters' convenience; an id never
+        depends on it)."""
+        i = self._id(action)
+        if i is None:
+            raise KeyError(f"action {str(action)!r} is outside this game's action space")
+        return i
 
     def action(self, index: int, legal: Sequence[Action] | None = None) -> Action:
         """The action of id ``index`` (``KeyError`` when there is none)."""
         if not 0 <= index < self.size:
             raise KeyError(f"action id {index} is outside 0..{self.size - 1}")
-        if index >= self.semantic:
-            rest = self._overflowing(legal or ())
-            if index - self.semantic >= len(rest):
-                raise KeyError(f"action id {index} (overflow slot {index - self.semantic}) names no legal action")
-            return rest[index - self.semantic]
         b = bisect.bisect_right(self.offsets, index) - 1
-        kind, n, arg = self.blocks[b]
-        return Action(kind, self._unrank(index - self.offsets[b], n), arg)
+        block = self.blocks[b]
+        k = index - self.offsets[b]
+        cards = self._unrank(k, block.n) if block.sets is None else block.sets[k]
+        return Action(block.kind, cards if block.n else 0, block.arg)
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
         m = np.zeros(self.size, np.int8)
         for a in legal:
-            m[self.index(a, legal)] = 1
+            m[self.index(a)] = 1
         return m
 
     def labels(self) -> list[str]:
         """Every id's action text, for documentation and debugging."""
-        return ([str(self.action(i)) for i in range(self.semantic)]
-                + [f"overflow #{k}" for k in range(self.overflow)])
+        return [str(self.action(i)) for i in range(self.size)]
 
 
 # --------------------------------------------------------------------------- observations
 @dataclass
 class _Extra:
     key: str
-    kind: str  # bool, int, card, suit, cat, cards, seat_cards, suits, seat_suits, ints
+    kind: str  # bool, int, int?, card, suit, cat, cards, seat_cards, ints
     size: int
     values: list[str] = field(default_factory=list)
 
 
-def _leaves(v: Any) -> list[Any]:
-    if isinstance(v, list):
-        return [x for item in v for x in _leaves(item)]
-    return [v]
-
-
-def _infer(key: str, samples: list[Any], n: int, d: int) -> _Extra | None:
-    vals = [v for v in samples if v is not None]
-    if not vals:
-        return None
-    if all(isinstance(v, bool) for v in vals):
-        return _Extra(key, "bool", 1)
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-        return _Extra(key, "int?", 2) if len(vals) < len(samples) else _Extra(key, "int", 1)
-    if all(isinstance(v, str) for v in vals):
-        if all(_card(v) is not None for v in vals):
-            return _Extra(key, "card", d)
-        if all(v in SUITS for v in vals):
-            return _Extra(key, "suit", NSUITS)
-        cats = sorted(set(vals))
-        return _Extra(key, "cat", len(cats) + 1, cats) if len(cats) <= 64 else None
-    if not all(isinstance(v, list) for v in vals):
-        return None
-    leaves = [x for v in vals for x in _leaves(v)]
-    nested = any(isinstance(x, list) for v in vals for x in v)
-    if not leaves:
-        return None
-    if all(x is None or _card(x) is not None for x in leaves) and any(x is not None for x in leaves):
-        if nested:
-            return _Extra(key, "seat_cards", n * d) if all(len(v) <= n for v in vals) else None
-        return _Extra(key, "cards", d + 1)
-    if all(isinstance(x, str) and x in SUITS for x in leaves):
-        if nested:
-            return _Extra(key, "seat_suits", n * NSUITS) if all(len(v) <= n for v in vals) else None
-        return _Extra(key, "suits", NSUITS)
-    if not nested and all(isinstance(x, (int, float)) for x in leaves):
-        return _Extra(key, "ints", max(len(v) for v in vals))
-    return None
+def _extras(game: TrickGame, n: int, d: int) -> list[_Extra]:
+    """The segments of every declared pile, field, view and role, by kind, sorted by key."""
+    contracts = sorted({a.arg for p in game.phases() for t in p.actions if isinstance(t, Bid)
+                        for a in t.actions(())}, key=lambda x: Contract.parse(x))
+    out: list[_Extra] = []
+    for p in game.PILES:
+        out.append(_Extra(p.name + "_size", "int", 1))
+        if p.seen.rule != "nobody":
+            out.append(_Extra(p.name, "cards", d + 1))
+    kinds = [(f.obs_key, f.kind) for f in game.FIELDS] + [(v.key, v.kind) for v in game.VIEWS]
+    for key, kind in kinds:
+        name = kind.name
+        if name in ("int", "bool"):
+            out.append(_Extra(key, name, 1))
+        elif name in ("seat", "int?"):
+            out.append(_Extra(key, "int?", 2))
+        elif name == "card":
+            out.append(_Extra(key, "card", d))
+        elif name == "suit":
+            out.append(_Extra(key, "suit", NSUITS))
+        elif name == "word":
+            out.append(_Extra(key, "cat", len(kind.values) + 1, list(kind.values)))
+        elif name == "contract":
+            out.append(_Extra(key, "cat", len(contracts) + 1, contracts))
+        elif name in ("cards", "card_texts"):
+            out.append(_Extra(key, "cards", d + 1))
+        elif name == "seat_cards":
+            out.append(_Extra(key, "seat_cards", n * d))
+        elif name in ("ints", "bools"):
+            out.append(_Extra(key, "ints", n))
+        # str and list: free text and other shapes are left out
+    for r in game.ROLES:
+        out.append(_Extra(r.attr, "int?", 2))
+        out.append(_Extra(r.revealed_attr, "bool", 1))
+    return sorted(out, key=lambda e: e.key)
 
 
 class ObsSpec:
     """The observation layout of one game and options; :meth:`encode` fills a vector."""
 
-    def __init__(self, game: Game, seen: _Seen, deck: Sequence[int]) -> None:
+    def __init__(self, game: TrickGame, deck: Sequence[int]) -> None:
         n = self.n = game.num_players
         self.deck = list(deck)
         d = self.d = len(self.deck)
         self.pos = {c: i for i, c in enumerate(self.deck)}
-        self.phases = sorted(seen.phases)
-        self.flag_slots = sorted(k for k, kinds in seen.slot_kinds.items()
-                                 if not k.startswith("trick:") and kinds <= {"flags", "cards", "card"})
-        self.entry_slots = sorted(k[6:] for k, kinds in seen.slot_kinds.items()
-                                  if k.startswith("trick:") and kinds <= {"flag", "card"})
-        self.extras = [e for key in sorted(seen.values)
-                       if (e := _infer(key, seen.values[key], n, d)) is not None]
-        self.skipped = sorted(set(seen.values) - {e.key for e in self.extras})
+        self.phases = sorted(p.name for p in game.phases())
+        marks = [t.key for t in game.TRICK_SLOTS if t.kind.name in ("bool", "card")]
+        self.flag_slots = sorted(marks + [f.key for f in game.TRICK_FACTS if f.kind.name == "card"])
+        self.entry_slots = sorted(marks)
+        self.extras = _extras(game, n, d)
+        shown = {e.key for e in self.extras}
+        declared = {f.obs_key for f in game.FIELDS} | {v.key for v in game.VIEWS} | {p.name for p in game.PILES}
+        self.skipped = sorted(declared - shown)
         segs: list[tuple[str, int, str]] = [
             ("seat", n, "one-hot"), ("phase", len(self.phases) + 1, "one-hot: " + ", ".join(self.phases) + ", other"),
             ("to_act", n, "bits"), ("turn", n, "one-hot"), ("dealer", n, "one-hot"), ("leader", n, "one-hot"),
@@ -553,27 +487,33 @@ class ObsSpec:
 class GameSpec:
     """A game with fixed options and its encodings."""
 
-    game: Game
+    game: TrickGame
     deck: list[int]
     actions: ActionSpace
     obs: ObsSpec
-    #: the largest absolute round score met in exploration: a scale for rewards
-    score_scale: float
-    #: the most actions a round took in exploration
-    round_steps: int
+
+    @functools.cached_property
+    def _scale(self) -> _Scale:
+        return _measure(self.game)
+
+    @property
+    def score_scale(self) -> float:
+        """The largest absolute round score random play met: a scale for rewards and bounds."""
+        return self._scale.max_abs_score
+
+    @property
+    def round_steps(self) -> int:
+        """The most actions a round took in random play."""
+        return self._scale.max_steps
 
 
 @functools.lru_cache(maxsize=64)
 def _spec(game_id: str, key: str) -> GameSpec:
     game = make_game(game_id, json.loads(key))
-    places = game.new_state(0, max_rounds=1).card_places()
-    deck_mask = 0
-    for m in places.values():
-        deck_mask |= m
-    deck = list(iter_bits(deck_mask))
-    seen = _explore(game)
-    return GameSpec(game, deck, ActionSpace(deck, seen.actions, seen.most), ObsSpec(game, seen, deck),
-                    seen.max_abs_score, seen.max_steps)
+    if not isinstance(game, TrickGame):
+        raise TypeError(f"{game_id} publishes no schema: the encodings need a game on the kit")
+    deck = sorted(game.deck)
+    return GameSpec(game, deck, ActionSpace.of(game, deck), ObsSpec(game, deck))
 
 
 def spec(game_id: str, options: Mapping[str, Any] | None = None) -> GameSpec:
@@ -585,19 +525,18 @@ def spec(game_id: str, options: Mapping[str, Any] | None = None) -> GameSpec:
 def describe(game_id: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The layout of a game's encodings, for documentation."""
     sp = spec(game_id, options)
+    d = len(sp.deck)
     return {
         "game": game_id,
         "options": sp.game.options,
         "players": sp.game.num_players,
-        "deck": len(sp.deck),
+        "deck": d,
         "observation_size": sp.obs.size,
         "segments": [{"name": n, "offset": o, "size": s, "content": w} for n, o, s, w in sp.obs.segments],
         "skipped_keys": sp.obs.skipped,
         "action_space": sp.actions.size,
-        "overflow": sp.actions.overflow,
-        "action_blocks": [{"kind": k, "cards": c, "arg": a, "offset": off,
-                           "size": math.comb(len(sp.deck), c)}
-                          for (k, c, a), off in zip(sp.actions.blocks, sp.actions.offsets)],
+        "action_blocks": [{"kind": b.kind, "cards": b.n, "arg": b.arg, "offset": off, "size": b.size(d)}
+                          for b, off in zip(sp.actions.blocks, sp.actions.offsets)],
     }
 
 

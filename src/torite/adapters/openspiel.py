@@ -191,10 +191,8 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
             return
         seat = self.torite.to_act()[0]
         space = self.tgame.spec.actions
-        # an overflow id is a position among the legal actions; any other id names its action
-        legal = self.torite.legal_actions(seat) if action >= space.semantic else None
         try:
-            chosen = space.action(int(action), legal)
+            chosen = space.action(int(action))
         except KeyError as e:
             raise ValueError(str(e.args[0])) from None
         try:
