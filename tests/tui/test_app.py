@@ -358,23 +358,6 @@ def test_a_wide_terminal_shows_the_side_panels_beside_the_table(tmp_path: Path) 
     asyncio.run(run())
 
 
-def test_decisions_are_grouped_by_their_form() -> None:
-    from torite.cli.tui.decisions import group
-
-    legal = [Action.parse(t) for t in ("bid 1 C", "bid 1 NT", "bid 2 S", "pass", "double")]
-    d = group(legal, ["AS", "KH"])
-    b = d.bids["bid"]
-    assert b.levels == [1, 2] and b.denoms == ["C", "S", "NT"] and d.calls == [legal[3], legal[4]]
-    d = group([Action.parse("call QS"), Action.parse("call AS")], ["AS", "KH"])
-    assert set(d.named["call"]) == {Action.parse("call QS").card, Action.parse("call AS").card}
-    d = group([Action.parse("bury AS KH"), Action.parse("trump S")], ["AS", "KH", "2C"])
-    assert d.multis["bury"].count == 2 and d.others == [Action.parse("trump S")]
-    d = group([Action.parse("discard AS"), Action.parse("discard AS KH 2C")], ["AS", "KH", "2C"])
-    assert d.singles["discard"] and d.multis["discard"].count == 3
-    d = group([Action.parse("play AS"), Action.parse("lead AS"), Action.parse("play 2C")], ["AS", "2C"])
-    assert [card_str(c) for c in d.playable] == ["2C"] and len(d.others) == 2
-
-
 def test_a_game_is_played_in_korean_where_the_game_has_korean_words(tmp_path: Path) -> None:
     with_ko = [g for g in game_ids() if "ko" in languages(game_class(g))]
     assert with_ko, "every shipped game has Korean words"

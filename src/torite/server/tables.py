@@ -35,6 +35,7 @@ from torite.engine.base import Game, IllegalAction, OptionError, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
 from torite.engine.registry import make_game
+from torite.present import decision
 from torite.record import Record, start_record
 from torite.server.store import Store, TableRow
 
@@ -146,6 +147,10 @@ class LiveTable:
     def over(self) -> bool:
         return self.state.is_over()
 
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.game.schema()
+
     def controlled_by_bot(self, seat: int) -> bool:
         s = self.seats[seat]
         return s.kind == "bot" or s.away
@@ -210,7 +215,9 @@ class LiveTable:
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
-            "legal": legal, "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
+            "legal": legal, "decision": decision.to_json(decision.group(
+                decision.phase_of(game.phases(), obs["phase"]), actions, hand)) if actions else None,
+            "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
             "settings": self.settings, **self._moments(key, obs),
         }
@@ -231,26 +238,7 @@ class LiveTable:
             frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
             rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
         return {"idle_deadlines": idle, "rematch": rematch,
-                "winning": self._winning(obs), "piles": piles_of(obs)}
-
-    def _winning(self, obs: Mapping[str, Any]) -> int | None:
-        """The seat whose card wins the unfinished trick as it lies now, by the game's own
-        trick rule; only when the observation shows every card of it (a face-down card could decide)."""
-        state = self.state
-        trick = obs.get("trick") or []
-        if state.is_over() or not trick:
-            return None
-        cards = [e.get("card") if isinstance(e, Mapping) else e for e in trick]
-        seats = getattr(state, "trick_seats", None)
-        if any(c is None for c in cards) or not isinstance(seats, list) or len(seats) != len(cards):
-            return None
-        try:
-            probe = state.clone()  # a game's trick rule may note things on the state as it looks
-            win = probe.trick_winner()  # type: ignore[attr-defined]
-            seat = seats[win]
-        except Exception:  # a trick rule that needs the whole trick: no guess
-            return None
-        return seat if isinstance(seat, int) else None
+                "winning": obs.get("winning"), "piles": piles_of(self.schema, obs)}
 
     def message_for(self, conn: Connection) -> str:
         """The next state message for one connection: the shared view plus its new log lines."""
@@ -271,40 +259,21 @@ class LiveTable:
         return rec
 
 
-#: observation keys that are never piles: the seat's hand, the trick and the finished tricks
 #: events whose log lines carry their data
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})
-_NOT_PILES = frozenset({"hand", "trick", "tricks", "known", "voids"})
 
 
-def piles_of(obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The piles of cards on the table, from an observation alone, by one rule every game
-    follows without saying anything: a key whose value is a list of card texts is a pile the
-    seat sees (``{"name", "cards"}``; a card it may not see is null, shown as a back); a key
-    whose value is null beside an integer ``<key>_size`` is a face-down pile (``{"name",
-    "count"}``).  The table shows the piles its game's labels name in ``maps.piles``."""
+def piles_of(schema: Mapping[str, Any], obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The piles of cards on the table, as the game declares them (``schema["piles"]``) and the
+    seat's observation shows them: ``{"name", "cards"}`` for a pile the seat sees (a card it may
+    not see is null, drawn as a back), ``{"name", "count"}`` for one it does not.  The table
+    shows those its game's labels name in ``maps.piles``."""
     out: list[dict[str, Any]] = []
-    for name, value in obs.items():
-        if name in _NOT_PILES:
-            continue
-        if isinstance(value, list) and value and all(v is None or _is_card(v) for v in value) \
-                and any(v is not None for v in value):
-            out.append({"name": name, "cards": list(value)})
-        elif isinstance(value, list) and not value and isinstance(obs.get(f"{name}_size"), int):
-            out.append({"name": name, "cards": []})
-        elif value is None and isinstance(obs.get(f"{name}_size"), int) and not isinstance(obs[f"{name}_size"], bool):
-            out.append({"name": name, "count": obs[f"{name}_size"]})
+    for p in schema["piles"]:
+        cards = obs[p["name"]]
+        out.append({"name": p["name"], "cards": list(cards)} if cards is not None
+                   else {"name": p["name"], "count": obs[p["name"] + "_size"]})
     return out
-
-
-def _is_card(v: Any) -> bool:
-    if not isinstance(v, str):
-        return False
-    try:
-        parse_card(v)
-    except (ValueError, TypeError):
-        return False
-    return True
 
 
 def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:

@@ -30,9 +30,9 @@ from textual.widgets import Static
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
 from torite.engine.labels import SUIT_SYMBOLS
+from torite.present.decision import Decision, group, phase_of
 from torite.record import Record
 
-from .decisions import DENOM_ORDER, Decision, group
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from .session import Session
 from .widgets import Cell, ChoiceBar, GridView, HandView, card_text
@@ -95,7 +95,6 @@ class TableApp(App[Record | None]):
         self.rounds_seen = len(session.observation().get("round_scores") or [])
         self._buttons: list[tuple[str, Callable[[], None]]] = []
         self.saved: Path | None = None
-        self._bid_shape: dict[str, tuple[set[int], list[str]]] = {}
         self._shown: dict[str, str] = {}
         self._drawn = False
 
@@ -323,7 +322,7 @@ class TableApp(App[Record | None]):
         obs = s.observation()
         mine = self.ui == "input"
         self.legal = s.legal() if mine else []
-        self.decision = group(self.legal, obs.get("hand") or [])
+        self.decision = group(phase_of(s.game.phases(), obs["phase"]), self.legal, obs.get("hand") or [])
         d = self.decision
         if self.selecting not in d.multis:
             self.selecting = None
@@ -526,21 +525,13 @@ class TableApp(App[Record | None]):
         grid = self.query_one(GridView)
         lab = self.session.labels
         if d.bids:
-            b = next(iter(d.bids.values()))
-            # the box keeps every level and denomination this game has offered so far, so a
-            # late bid shows where it stands rather than a lone cell
-            levels, denoms = self._bid_shape.setdefault(b.kind, (set(), []))
-            levels.update(b.levels)
-            denoms.extend(x for x in b.denoms if x not in denoms)
-            if all(x in DENOM_ORDER for x in denoms):  # suit bids: every suit has its row
-                denoms.extend(x for x in "CDHS" if x not in denoms)
-            order = [x for x in DENOM_ORDER if x in denoms] + [x for x in denoms if x not in DENOM_ORDER]
+            b = next(iter(d.bids.values()))  # the whole ladder: a bid shows where it stands
             rows = []
-            for dn in order:
+            for dn in b.denoms:
                 head = Text(SUIT_SYMBOLS.get(dn, lab.data["denominations"].get(dn, dn)),
                             style="bold red" if dn in "HD" else "bold")
                 rows.append((head, [Cell(Text(f"{lv}{SUIT_SYMBOLS.get(dn, dn)}"), b.cells.get((lv, dn)))
-                                    for lv in range(min(levels), max(levels) + 1)]))
+                                    for lv in b.levels]))
             grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
             grid.set_class(True, "on")
         elif d.named:

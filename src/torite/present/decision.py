@@ -1,0 +1,135 @@
+"""A decision as a face shows it: which widget each legal action belongs to, from the phase's
+declared action forms (``game.schema()``), for every game.
+
+Why here, once: the web table and the terminal table must offer the same decision the same
+way (a card of the hand, several cards, a bidding box with its calls, buttons), and neither may
+guess a game's actions from their text.  The phase's forms say it:
+
+- ``singles``: a :class:`~torite.engine.phases.Card` form taken from the hand (the hand's cards
+  are clicked or chosen with the arrows);
+- ``named``: a card form from the deck or a pile (a card to name, the dummy's card): a picker;
+- ``multis``: a :class:`~torite.engine.phases.Cards` form (select the cards, then confirm);
+- ``bids``: a :class:`~torite.engine.phases.Bid` form, the whole ladder with its legal cells,
+  and ``calls``: the phase's words beside a bidding box (pass, double, redouble);
+- ``others``: choices and words, as buttons (trump, replace, pass).
+
+A card the hand could play by two single-card forms (rare) would be ambiguous on the hand, so
+its actions become buttons.  :func:`to_json` is what the server sends the web table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from torite.cards import card_str, iter_bits, parse_card
+from torite.engine.base import Action
+from torite.engine.phases import HAND, Bid, Card, Cards, Contract, Phase, Word
+
+
+@dataclass
+class Multi:
+    """Several cards for one action: which cards may take part and every legal set."""
+
+    kind: str
+    count: int
+    cards: set[int] = field(default_factory=set)
+    combos: dict[int, Action] = field(default_factory=dict)  # card mask -> action
+
+
+@dataclass
+class Bids:
+    """A bidding box: the ladder's levels × denominations, the legal cells and their actions."""
+
+    kind: str
+    levels: list[int]
+    denoms: list[str]
+    cells: dict[tuple[int, str], Action]
+
+
+@dataclass
+class Decision:
+    singles: dict[str, dict[int, Action]] = field(default_factory=dict)  # kind -> card -> action
+    named: dict[str, dict[int, Action]] = field(default_factory=dict)
+    #: where a named card comes from: ``deck`` or a pile's name, by kind
+    sources: dict[str, str] = field(default_factory=dict)
+    multis: dict[str, Multi] = field(default_factory=dict)
+    bids: dict[str, Bids] = field(default_factory=dict)
+    calls: list[Action] = field(default_factory=list)
+    others: list[Action] = field(default_factory=list)
+
+    @property
+    def playable(self) -> set[int]:
+        """Cards of the hand that one single-card action plays."""
+        return {c for mp in self.singles.values() for c in mp}
+
+    @property
+    def buttons(self) -> list[Action]:
+        """The actions shown as buttons, in the order of their number keys."""
+        return [*self.calls, *self.others]
+
+
+def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[str]) -> Decision:
+    """Sort ``legal`` by the form ``phase`` declares for each (``hand``: the observation's)."""
+    in_hand = {parse_card(c) for c in hand}
+    d = Decision()
+    one_card: dict[str, dict[int, Action]] = {}
+    others: list[Action] = []
+    for a in legal:
+        form = phase.template_of(a) if phase is not None else None
+        if isinstance(form, Card):
+            if form.from_ == HAND and a.card in in_hand:
+                one_card.setdefault(a.kind, {})[a.card] = a
+            else:
+                d.named.setdefault(a.kind, {})[a.card] = a
+                d.sources[a.kind] = form.from_
+        elif isinstance(form, Cards):
+            n = a.cards.bit_count()
+            m = d.multis.setdefault(a.kind, Multi(a.kind, n))
+            m.count = max(m.count, n)  # sets of several sizes: up to the largest, confirmed exactly
+            m.cards.update(iter_bits(a.cards))
+            m.combos[a.cards] = a
+        elif isinstance(form, Bid):
+            box = d.bids.get(a.kind)
+            if box is None:
+                ladder = form.ladder
+                box = d.bids[a.kind] = Bids(a.kind, list(ladder.levels), list(ladder.denominations), {})
+            bid = Contract.parse(a.arg)
+            box.cells[(bid.level, bid.denomination)] = a
+        else:
+            others.append(a)
+    # a card named by two single-card forms cannot be chosen on the hand alone: buttons
+    count: dict[int, int] = {}
+    for mp in one_card.values():
+        for c in mp:
+            count[c] = count.get(c, 0) + 1
+    for kind, mp in one_card.items():
+        keep = {c: a for c, a in mp.items() if count[c] == 1}
+        others.extend(a for c, a in mp.items() if count[c] > 1)
+        if keep:
+            d.singles[kind] = keep
+    if d.bids and phase is not None:
+        d.calls = [a for a in others if isinstance(phase.template_of(a), Word)]
+        others = [a for a in others if a not in d.calls]
+    d.others = others
+    return d
+
+
+def to_json(d: Decision) -> dict[str, Any]:
+    """The decision for the web table: actions by their text (the ``legal`` list's ``text``)."""
+    return {
+        "singles": {k: [card_str(c) for c in sorted(mp)] for k, mp in d.singles.items()},
+        "named": {k: {"from": d.sources[k], "cards": [card_str(c) for c in sorted(mp)]} for k, mp in d.named.items()},
+        "multis": {k: {"count": m.count, "cards": [card_str(c) for c in sorted(m.cards)],
+                       "sets": [str(a) for a in m.combos.values()]} for k, m in d.multis.items()},
+        "bids": {k: {"levels": b.levels, "denoms": b.denoms,
+                     "cells": {f"{lv} {dn}": str(a) for (lv, dn), a in b.cells.items()}} for k, b in d.bids.items()},
+        "calls": [str(a) for a in d.calls],
+        "others": [str(a) for a in d.others],
+    }
+
+
+def phase_of(phases: Sequence[Phase], name: str) -> Phase | None:
+    """The declared phase called ``name`` (None when the game is over)."""
+    return next((p for p in phases if p.name == name), None)
