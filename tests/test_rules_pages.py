@@ -386,15 +386,19 @@ def test_no_page_uses_a_word_its_players_do_not(game_id: str, lang: str) -> None
 #: a Korean particle whose form depends on the sound before it (이/가, 을/를, 은/는, 과/와, (으)로,
 #: and the forms that drop the copula's 이 after a vowel: 라고, 나, 면, …)
 _PARTICLE = r"(?:가|을|를|은|는|와|과|으로|로|라고|라는|란|랑|나|면|며|든|야|이(?![가-힣]))"
-#: notation a reader may say either way: a code span (`JK` is 제이케이 or 조커, `double` 더블 or
-#: "double") or an id with a digit (A7: 에이칠 or 에이세븐).  A lone letter has one Korean name
-#: (B 비, M 엠), so the particle after it can be right; a card is checked by its sound below.
-_NOTATION = re.compile(r"(?:`[^`\n]+`|(?<![A-Za-z0-9♠♥♦♣])[A-Z]+[0-9]+(?![A-Za-z0-9]))(?:\*\*)?" + _PARTICLE)
-#: a card and the particle after it; Korean players say a card's rank A 에이, K 케이, Q 큐, J 제이,
-#: and a number in Sino-Korean (이 삼 사 오 육 칠 팔 구 십: 「클로버 삼 조커콜」)
-_CARD = re.compile(r"[♠♥♦♣](10|[2-9AKQJ])(?:\*\*)?(가|을|를|은|는|와|과|으로|로|이(?![가-힣]))")
-_RANK_ENDS = {**dict.fromkeys("AKQJ2459", "vowel"), "3": "consonant", "6": "consonant", "10": "consonant",
-              "7": "rieul", "8": "rieul"}  # 삼 육 십 end in a consonant, 칠 팔 in ㄹ
+#: a code span a reader may say either way (`JK` is 제이케이 or 조커, `double` 더블 or "double"):
+#: no such particle may follow it.  A lone letter has one Korean name (B 비, M 엠), so the particle
+#: after it can be right and is not checked.
+_CODE = re.compile(r"`[^`\n]+`(?:\*\*)?" + _PARTICLE)
+#: a card or an id with a number (A7, P3) and the particle after it: Korean says a card's rank
+#: A 에이, K 케이, Q 큐, J 제이, and a number in Sino-Korean (「클로버 삼 조커콜」, 「3을」), so the
+#: particle follows that sound
+_COUNTED = re.compile(r"(?:[♠♥♦♣](10|[2-9AKQJ])|(?<![A-Za-z0-9])[A-Z]+([0-9]+)(?![A-Za-z0-9]))(?:\*\*)?"
+                      r"(가|을|를|은|는|와|과|으로|로|이(?![가-힣]))")
+#: the last sound of a rank or number: 이 사 오 구 and the letters end in a vowel, 일 칠 팔 in ㄹ,
+#: 삼 육 and every number ending in 0 (십, 이십, 백) in another consonant
+_LAST_SOUND = {**dict.fromkeys("AKQJ2459", "vowel"), **dict.fromkeys("178", "rieul"),
+               **dict.fromkeys("036", "consonant")}
 _PARTICLE_AFTER = {
     "vowel": {"가", "를", "는", "와", "로"},
     "consonant": {"이", "을", "은", "과", "으로"},
@@ -406,8 +410,11 @@ def glued_particles(text: str) -> list[str]:
     """Every particle glued to notation, or not matching the card before it, in a Korean text
     (code blocks left out)."""
     text = _FENCE.sub(" ", text)
-    wrong = [m.group(0) for m in _NOTATION.finditer(text)]
-    wrong += [m.group(0) for m in _CARD.finditer(text) if m.group(2) not in _PARTICLE_AFTER[_RANK_ENDS[m.group(1)]]]
+    wrong = [m.group(0) for m in _CODE.finditer(text)]
+    for m in _COUNTED.finditer(text):
+        rank = m.group(1) or m.group(2)
+        if m.group(3) not in _PARTICLE_AFTER[_LAST_SOUND[rank if rank in _LAST_SOUND else rank[-1]]]:
+            wrong.append(m.group(0))
     return wrong
 
 
@@ -426,10 +433,10 @@ def test_the_word_checks_catch_what_they_are_for() -> None:
     assert wrong_words("mighty", "ja", "主公が契約を宣言") and not wrong_words("umbridge", "ja", "契約")
     assert not wrong_words("mighty", "ko", "딜미스, 주공(主攻), 클로버, 첫 트릭(초구), 두 번째 판")
     assert wrong_words("seconds", "ja", "# セカンド") and not wrong_words("seconds", "ja", "# セカンズ")
-    assert glued_particles("`JK`를 냅니다, **A7**로, M6은, ♠A이 이깁니다, ♣3를, ♥10로, ♦7으로") == [
-        "`JK`를", "A7**로", "M6은", "♠A이", "♣3를", "♥10로", "♦7으로"]
-    assert not glued_particles("`call`이면, `JK`입니다, A7에서, B는, M은, ♠A가, ♣3을, ♥10으로, ♦7로, ♠9를, "
-                               "♥10이고, NT일 때, ♣3도")
+    assert glued_particles("`JK`를 냅니다, `call`**로, ♠A이 이깁니다, ♣3를, ♥10로, ♦7으로, **A7**으로, P2은") == [
+        "`JK`를", "`call`**로", "♠A이", "♣3를", "♥10로", "♦7으로", "A7**으로", "P2은"]
+    assert not glued_particles("`call`이면, `JK`입니다, B는, M은, ♠A가, ♣3을, ♥10으로, ♦7로, ♠9를, ♥10이고, "
+                               "NT일 때, ♣3도, **A7**로, M6은, P1이, P2는, P10이")
 
 
 # ------------------------------------------------------------------ Japanese and Korean text
