@@ -23,7 +23,8 @@ as ``G1`` included, so a ruling cited in one language only is caught too); a min
 of the number (a club is −2, not 2).  In English prose, the number words a rulebook uses for
 counts count as numbers ("two jokers", "once", "twice", "the second joker", "doubled"); "one"
 is not counted after "the", "no", "any", "each", "every" or "which", where it is a pronoun.
-Japanese pages write counts in Arabic digits (「2枚」, 「1回」), as Japanese rulebooks do; Korean
+A bridge "double" counts as 2 in every language (「ダブル」, 「더블」), as English cannot tell it
+from "doubled".  Japanese pages write counts in Arabic digits (「2枚」, 「1回」), as Japanese rulebooks do; Korean
 pages mostly do too (「2장」, 「1번」), and where Korean says a count in words before its counter
 (「두 번째 판」, 「두 배」, 「세 장」) the word counts.
 
@@ -85,6 +86,7 @@ _LIST_MARKER = re.compile(r"^(\s*)\d+[.)]\s+", re.M)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.)\]])([-−])(?=\d)|(\d+)")
 _PER = re.compile(r"1(?:枚|つ|人|回|トリック)?につき")  # 「1枚につき」 is English "per"
 _PER_KO = re.compile(r"1\s?(?:장|개|명|번|트릭|점)?(?:당|마다)")  # so is 「1장당」, 「1장마다」
+_DOUBLE_CALL = re.compile(r"(?<![ァ-ヴー])ダブル|(?<![가-힣])더블")  # a bridge double (not リダブル, 리더블)
 _KO_COUNT = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s?"
                        r"(?=번째|번|배|장|명|가지|판|트릭|사람|자리|개)")
 _WORD = re.compile(r"[A-Za-z]+")
@@ -112,6 +114,8 @@ def numbers(text: str) -> set[int]:
         if w in WORDS and not (w == "one" and i > 0 and words[i - 1] in PRONOUN_BEFORE_ONE):
             found.add(WORDS[w])
     found.update(KO_COUNT_WORDS[m.group(1)] for m in _KO_COUNT.finditer(prose))
+    if _DOUBLE_CALL.search(prose):
+        found.add(2)  # English counts its word "double": so do the pages that borrow it
     return found
 
 
@@ -460,6 +464,8 @@ def test_numbers_counts_digits_signs_and_english_count_words() -> None:
     assert numbers("클로버는 −3점, 하트 1장당 +3점, 1장마다 +2점") == {-3, 3, 2}
     assert numbers("두 번째 판, 세 장, 두 배, 네 가지 무늬, 한 번") == {2, 3, 4, 1}
     assert numbers("세상, 두더지, 네모") == set()  # a count word only before its counter
+    assert numbers("ダブルの後") == numbers("더블 뒤") == numbers("After a double") == {2}
+    assert numbers("リダブル") == numbers("리더블") == numbers("redouble") == set()
 
 
 CHANGES = [  # (game, language, text, changed text): each a real difference between the pages
