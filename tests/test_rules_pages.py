@@ -368,7 +368,7 @@ WRONG_WORDS: list[tuple[set[str], set[str] | None, str, str]] = [
     ({"ja"}, {"mighty"}, "契約", "Mighty's contract is 公約 in Japanese, as in Korean"),
     ({"ja"}, {"umbridge"}, "予備の手", "Umbridge's spare hands are 予備のハンド"),
     ({"ja"}, {"glapgos"}, "メルド", "Galapagos' page and table say 役"),
-    ({"ja"}, {"glapgos"}, r"奇数トリック|\d枚のトリック|トリック[^、。\n]{0,6}\d+枚", "tricks are counted in トリック, not 枚"),
+    ({"ja"}, {"glapgos"}, r"奇数枚|枚のトリック|トリックを[^、。\n]{0,4}枚", "tricks are counted in トリック, not 枚"),
     ({"ja"}, {"seconds"}, r"セカンド(?!ズ)", "the game is セカンズ"),
     ({"ja"}, {"hearts"}, "少ないほど良い失点|失点で、少ないほど", "点数は失点です。少ないほど有利です。"),
 ]
