@@ -26,7 +26,7 @@ is not counted after "the", "no", "any", "each", "every" or "which", where it is
 A bridge "double" counts as 2 in every language (「ダブル」, 「더블」), as English cannot tell it
 from "doubled".  Japanese pages write counts in Arabic digits (「2枚」, 「1回」), as Japanese rulebooks do; Korean
 pages mostly do too (「2장」, 「1번」), and where Korean says a count in words before its counter
-(「두 번째 판」, 「두 배」, 「세 장」) the word counts.
+(「두 번째 판」, 「두 배」, 「세 장」) the word counts, as does Mighty's 「초구」 (trick 1).
 
 Then the words: a page must not use a term its players do not (Korean 당신, 미스딜, 클럽; the
 Japanese 主公 for Mighty's 主攻; …, see ``WRONG_WORDS``), and a Korean page glues no particle to
@@ -114,6 +114,8 @@ def numbers(text: str) -> set[int]:
         if w in WORDS and not (w == "one" and i > 0 and words[i - 1] in PRONOUN_BEFORE_ONE):
             found.add(WORDS[w])
     found.update(KO_COUNT_WORDS[m.group(1)] for m in _KO_COUNT.finditer(prose))
+    if "초구" in prose:
+        found.add(1)  # Mighty's word for trick 1 (初球), where English writes the number
     if _DOUBLE_CALL.search(prose):
         found.add(2)  # English counts its word "double": so do the pages that borrow it
     return found
@@ -444,6 +446,25 @@ def test_the_word_checks_catch_what_they_are_for() -> None:
 
 
 # ------------------------------------------------------------------ Japanese and Korean text
+_KANA_KANJI = "\u3000-\u30ff\u3400-\u9fff\uff00-\uffef"
+_WRAPPED = re.compile(rf"[{_KANA_KANJI}]\n[ \t]*(?![-*+] |\d+[.)] |#|\|)[{_KANA_KANJI}]")
+
+
+def wrapped_lines(text: str) -> list[str]:
+    """Japanese sentences broken across source lines: Markdown joins the lines with a space,
+    which Japanese never writes ("主攻（주공、 プレジデント）")."""
+    return [m.group(0).replace("\n", "⏎") for m in _WRAPPED.finditer(_FENCE.sub(" ", text))]
+
+
+@pytest.mark.parametrize("game_id", params())
+def test_no_japanese_sentence_is_broken_across_lines(game_id: str) -> None:
+    found = wrapped_lines(page(game_id, "ja"))
+    assert not found, f"rules.ja.md of {game_id} wraps a sentence (one paragraph or item a line): {found}"
+
+
+def test_a_wrapped_japanese_sentence_is_found() -> None:
+    assert wrapped_lines("主攻（주공、\nプレジデント）") and wrapped_lines("- 手札の\n  カード")
+    assert not wrapped_lines("です。\n\n次") and not wrapped_lines("です。\n- 次") and not wrapped_lines("です。\n2. 次")
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("game_id", params())
 def test_no_japanese_or_korean_page_has_italics(game_id: str, lang: str) -> None:
@@ -464,6 +485,7 @@ def test_numbers_counts_digits_signs_and_english_count_words() -> None:
     assert numbers("클로버는 −3점, 하트 1장당 +3점, 1장마다 +2점") == {-3, 3, 2}
     assert numbers("두 번째 판, 세 장, 두 배, 네 가지 무늬, 한 번") == {2, 3, 4, 1}
     assert numbers("세상, 두더지, 네모") == set()  # a count word only before its counter
+    assert numbers("초구 조커") == numbers("the joker in trick 1") == {1}
     assert numbers("ダブルの後") == numbers("더블 뒤") == numbers("After a double") == {2}
     assert numbers("リダブル") == numbers("리더블") == numbers("redouble") == set()
 
