@@ -88,7 +88,7 @@ _PER = re.compile(r"1(?:枚|つ|人|回|トリック)?につき")  # 「1枚に�
 _PER_KO = re.compile(r"1\s?(?:장|개|명|번|트릭|점)?(?:당|마다)")  # so is 「1장당」, 「1장마다」
 _DOUBLE_CALL = re.compile(r"(?<![ァ-ヴー])ダブル|(?<![가-힣])더블")  # a bridge double (not リダブル, 리더블)
 _KO_COUNT = re.compile(r"(?<![가-힣])(한|두|세|네|다섯|여섯|일곱|여덟|아홉|열)\s?"
-                       r"(?=번째|번|배|장|명|가지|판|트릭|사람|자리|개)")
+                       r"(?=번째|번|배|장|명|가지|판|트릭|사람|자리|개|편)")
 _WORD = re.compile(r"[A-Za-z]+")
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
@@ -329,6 +329,22 @@ def test_every_translation_splits_every_section_as_english_does(game_id: str, la
     assert not uneven, "\n".join(uneven)
 
 
+# ------------------------------------------------------------------ rulings
+_RULING = re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,2}[0-9]{1,2}(?![A-Za-z0-9])")
+
+
+def ruling_ids(text: str) -> set[str]:
+    """The ids a page cites (G1, A16, M6; also seat names such as P1), outside code."""
+    return set(_RULING.findall(_CODE_SPAN.sub(" ", _FENCE.sub(" ", text))))
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+@pytest.mark.parametrize("game_id", params())
+def test_every_translation_cites_every_ruling_of_english(game_id: str, lang: str) -> None:
+    en, other = ruling_ids(page(game_id, "en")), ruling_ids(page(game_id, lang))
+    assert en == other, f"rules.{lang}.md: missing {sorted(en - other)}, extra {sorted(other - en)}"
+
+
 # ------------------------------------------------------------------ every page, every language
 def missing_pages(game_ids: list[str] | tuple[str, ...], langs_of: Any) -> list[str]:
     """``game/lang`` for every language ``langs_of(game)`` offers that has no page of the game."""
@@ -464,7 +480,10 @@ def test_no_japanese_sentence_is_broken_across_lines(game_id: str) -> None:
 
 def test_a_wrapped_japanese_sentence_is_found() -> None:
     assert wrapped_lines("主攻（주공、\nプレジデント）") and wrapped_lines("- 手札の\n  カード")
-    assert not wrapped_lines("です。\n\n次") and not wrapped_lines("です。\n- 次") and not wrapped_lines("です。\n2. 次")
+    assert not wrapped_lines("です。\n\n次") and not wrapped_lines("です。\n- 次")
+    assert not wrapped_lines("です。\n2. 次")
+
+
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("game_id", params())
 def test_no_japanese_or_korean_page_has_italics(game_id: str, lang: str) -> None:
