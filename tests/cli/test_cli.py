@@ -93,11 +93,13 @@ def test_replay_of_a_broken_record_exits_1_naming_the_action(capsys: pytest.Capt
     assert code == 1 and "action 5 (seat" in err
 
 
-def test_rules_prints_the_page_in_both_languages(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rules_prints_the_page_in_every_language(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "rules", "trick-of-the-dead")
     assert code == 0 and "zombie" in out.lower()
     code, out, _ = run(capsys, "rules", "trick-of-the-dead", "--lang", "ja")
     assert code == 0 and "ゾンビ" in out
+    code, out, _ = run(capsys, "rules", "mighty", "--lang", "ko")
+    assert code == 0 and "主攻" in out and "딜미스" in out
 
 
 def test_a_person_plays_a_whole_game_in_the_terminal(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids
+from torite.server.app import LANGS
 from torite.server.markdown import inline, to_html
 
 _LIST_LINE = re.compile(r"^\s*([-*+]|\d+[.)])\s+\S")
@@ -19,7 +20,7 @@ _SEP = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 def pages() -> list[tuple[str, str]]:
     out = []
     for gid in game_ids():
-        for lang in ("en", "ja"):
+        for lang in LANGS:
             try:
                 game_class(gid).rules_page(lang)
             except OptionError:

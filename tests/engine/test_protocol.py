@@ -42,11 +42,12 @@ def test_option_values_are_typed_and_ranged() -> None:
 
 
 @pytest.mark.parametrize("game_id", game_ids())
-def test_rules_pages_exist_in_english_and_japanese(game_id: str) -> None:
+def test_rules_pages_exist_in_english_japanese_and_korean(game_id: str) -> None:
     cls = game_class(game_id)
     assert len(cls.rules_page("en")) > 500
     assert len(cls.rules_page("ja")) > 300
-    with pytest.raises(OptionError, match="languages"):
+    assert len(cls.rules_page("ko")) > 300
+    with pytest.raises(OptionError, match="languages: en, ja, ko"):
         cls.rules_page("xx")
 
 

@@ -17,7 +17,7 @@ def test_normal_bot_beats_random_bots() -> None:
     assert normal - ci[0] > max(r1 + ci[1], r2 + ci[2]), out["points_per_round"]
 
 
-@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko"])
 def test_rules_page_names_every_ruling_option_and_deal_field(lang: str) -> None:
     page = TrickOfTheDead.rules_page(lang)
     for ruling in RULINGS:

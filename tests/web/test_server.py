@@ -20,7 +20,7 @@ with warnings.catch_warnings():
 from torite.cards import card_str, iter_bits
 from torite.cli.main import main as cli_main
 from torite.record import Record, replay
-from torite.server.app import WEB_DIR, create_app
+from torite.server.app import LANGS, WEB_DIR, create_app
 from torite.server.markdown import to_html
 
 GAME = "trick-of-the-dead"
@@ -113,6 +113,20 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert games["kaedama"]["labels"]["ja"]["actions"]["replace"]["label"] == "替え玉"
     assert {"random", "easy", "normal"} <= set(data["bots"])
     assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay"}
+
+
+def test_every_game_serves_its_rules_page_in_every_language_of_the_tables(client: TestClient) -> None:
+    """A Korean table asks for ``?lang=ko``: it gets the Korean page, never the English one in
+    its place (the server falls back only for a language a game has no page in)."""
+    games = client.get("/api/games").json()["games"]
+    assert games
+    for g in games:
+        assert g["rules"] == list(LANGS), g["id"]
+        for lang in LANGS:
+            data = client.get(f"/api/games/{g['id']}/rules?lang={lang}").json()
+            assert data["lang"] == lang and data["html"].startswith("<h1>"), (g["id"], lang)
+    ko = client.get("/api/games/trick-of-the-dead/rules?lang=ko").json()
+    assert "좀비 마스터" in ko["html"] and "Zombie Masters" not in ko["html"]
 
 
 def test_preview_counts_seats_and_refuses_bad_options(client: TestClient) -> None:

@@ -123,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="print a game's rules page")
     r.add_argument("game")
-    r.add_argument("--lang", default="en", help="en or ja")
+    r.add_argument("--lang", default="en", help="en, ja or ko")
     r.set_defaults(func=cmd_rules)
 
     pl = sub.add_parser("play", help="play in the terminal against bots (a full-screen table; --plain: line mode)")
