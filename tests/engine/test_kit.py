@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from torite.cards import card_str, parse_card
-from torite.engine.base import Action, Event
+from torite.engine.base import Action
 from torite.engine.kit import CARD, LIST, PLAY, REST, Field, Pile, Role, TrickGame, TrickState
 from torite.engine.phases import Card, Phase
 
@@ -59,7 +59,7 @@ class NamedState(TrickState):
         self.named = action.card
         self.holder = next((s for s, h in enumerate(self.hands) if h >> action.card & 1), -1)
         self.log.append([seat, card_str(action.card)])
-        self.events.append(Event("name", seat, {"card": card_str(action.card)}))
+        self.emit("name", seat, {"card": card_str(action.card)})
         self.phase = PLAY
 
     def after_play(self, seat: int, card: int) -> bool:

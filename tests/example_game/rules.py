@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str
-from torite.engine.base import Action, Event
+from torite.engine.base import Action
 from torite.engine.kit import (
     CARD,
     CONTRACT,
@@ -118,7 +118,7 @@ class BidAndCallState(TrickState):
 
     def apply_bid(self, seat: int, action: Action) -> None:
         self.auction.append([seat, str(action)])
-        self.events.append(Event(action.kind, seat, {"bid": action.arg or None}))
+        self.emit(action.kind, seat, {"bid": action.arg or None})
         if action.kind == "bid":
             self.contract, self.declarer, self.doubled = Contract.parse(action.arg), seat, 0
         elif action.kind != "pass":
@@ -142,7 +142,7 @@ class BidAndCallState(TrickState):
         self.trump = DENOMS.index(denom) if denom != "NT" else -1
         self.counters["contracts"] += 1
         self.counters["doubled"] += int(self.doubled > 0)
-        self.events.append(Event("contract", self.declarer, {"bid": str(contract), "doubled": self.doubled}))
+        self.emit("contract", self.declarer, {"bid": str(contract), "doubled": self.doubled})
         self.phase = CALL
         self.turn = self.declarer
 
@@ -154,7 +154,7 @@ class BidAndCallState(TrickState):
     def apply_call(self, seat: int, action: Action) -> None:
         self.called = card = action.card
         self.partner = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
-        self.events.append(Event("call", seat, {"card": card_str(card)}))
+        self.emit("call", seat, {"card": card_str(card)})
         self.phase = PLAY
         self.leader = self.turn = seat  # the declarer leads the first trick
 
@@ -171,8 +171,8 @@ class BidAndCallState(TrickState):
     def reveal_partner(self) -> None:
         self.partner_shown = True
         partner = self.partner if self.partner >= 0 else None
-        self.events.append(Event("partner", self.partner, {"card": card_str(self.called), "partner": partner,
-                                                             "declarer": self.declarer}))
+        self.emit("partner", self.partner, {"card": card_str(self.called), "partner": partner,
+                                                             "declarer": self.declarer})
 
     def trick_winner(self) -> int:
         return winning_index(self.trick, self.led, self.trump)

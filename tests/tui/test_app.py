@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from torite.cards import card_str
 from torite.cli.tui import Session, TableApp
 from torite.cli.tui.screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from torite.cli.tui.widgets import ChoiceBar, GridView, HandView

@@ -452,11 +452,10 @@ class TrickState(State):
     # ------------------------------------------------------------------ protocol
     @property
     def events(self) -> list[Event]:
-        """Everything that happened, in order.  The kit's own events (deals, plays, tricks,
-        round and game ends) wait as plain tuples in ``_later`` and become events
-        here, on the first read after them: wrapping each costs more than making it, and a
-        rollout or a self-play loop never reads them.  Every read goes through here, so a
-        game's ``self.events.append(...)`` lands after them, in order."""
+        """Everything that happened, in order.  Events (the kit's and the game's, all made by
+        :meth:`emit`) wait as plain tuples in ``_later`` and become :class:`Event`\ s here, on
+        the first read after them: wrapping each costs more than making it, and a rollout or a
+        self-play loop never reads them."""
         later = self._later
         if later:
             self._events.extend(map(make_event, later))
@@ -469,8 +468,8 @@ class TrickState(State):
         self._later: list[tuple[str, int, Any, int]] = []
 
     def emit(self, kind: str, seat: int, data: dict[str, Any], visible: int = ALL_SEATS) -> None:
-        """Record an event: ``self.events.append(Event(kind, seat, data, visible))`` at a
-        fraction of the cost, for events a game makes on every decision."""
+        """Record an event (``visible``: a mask of seats, or ``ALL_SEATS``): the one way a game
+        or the kit records what happened."""
         self._later.append((kind, seat, data, visible))
 
     def to_act(self) -> tuple[int, ...]:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, Event, OptionSpec
+from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
     CARD,
     CARD_TEXTS,
@@ -242,8 +242,8 @@ class GlapgosState(TrickState):
         self.auction_turn += 1
         self.phase = BID
         self.pending = 3
-        self.events.append(Event("faced", -1, {"card": card_str(self.faced), "turn": self.auction_turn,
-                                               "stock_size": len(self.stock)}))
+        self.emit("faced", -1, {"card": card_str(self.faced), "turn": self.auction_turn,
+                                               "stock_size": len(self.stock)})
 
     def legal_bid(self, seat: int) -> list[Action]:
         return [BIDS[c] for c in iter_bits(self.hands[seat])]
@@ -257,7 +257,7 @@ class GlapgosState(TrickState):
         card = action.card
         self.bid[seat] = card
         self.pending &= ~(1 << seat)
-        self.events.append(Event("bid", seat, {"card": card_str(card)}, 1 << seat))
+        self.emit("bid", seat, {"card": card_str(card)}, 1 << seat)
         if self.pending:
             return
         bids = (self.bid[0], self.bid[1])
@@ -272,8 +272,8 @@ class GlapgosState(TrickState):
         self.last_bids = [card_str(c) for c in bids]
         self.bid_winner = winner
         self.tie_break = why
-        self.events.append(Event("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
-                                                  "faced": card_str(self.faced)}))
+        self.emit("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
+                                                  "faced": card_str(self.faced)})
         self.phase = TAKE
         self.turn = winner
 
@@ -292,9 +292,9 @@ class GlapgosState(TrickState):
         self.hands[taker_unseen] |= 1 << unseen
         self.shown[gets_faced] |= 1 << faced
         self.faced = -1
-        self.events.append(Event("take", seat, {"choice": action.arg.lower(), "faced": card_str(faced),
-                                                "faced_to": gets_faced}))
-        self.events.append(Event("unseen", taker_unseen, {"card": card_str(unseen)}, 1 << taker_unseen))
+        self.emit("take", seat, {"choice": action.arg.lower(), "faced": card_str(faced),
+                                                "faced_to": gets_faced})
+        self.emit("unseen", taker_unseen, {"card": card_str(unseen)}, 1 << taker_unseen)
         if self.stock:
             self._next_auction_turn()
         else:
@@ -310,11 +310,11 @@ class GlapgosState(TrickState):
             self.round_points[s] += points
             self.counters["meld_points"] += points
         self.shown = list(self.hands)
-        self.events.append(Event("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
+        self.emit("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
                                                "meld_cards": [[card_str(c) for c in iter_bits(m)]
                                                               for m in self.meld_cards],
                                                "points": list(self.meld_points),
-                                               "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]}))
+                                               "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]})
         self._bonus(1)
         self.bid_winner = -1
         self.tie_break = ""
@@ -330,7 +330,7 @@ class GlapgosState(TrickState):
                 self.bonus_points = got[s]
                 self.round_points[s] += got[s]
                 self.counters["bonus"] += got[s]
-                self.events.append(Event("bonus", s, {"points": got[s], "phase": phase}))
+                self.emit("bonus", s, {"points": got[s], "phase": phase})
 
     # --------------------------------------------------------------- phase 2: the tricks
     def trick_winner(self) -> int:
@@ -352,7 +352,7 @@ class GlapgosState(TrickState):
         for s in range(NUM_PLAYERS):
             self.round_points[s] += points[s]
             self.counters["trick_points"] += points[s]
-        self.events.append(Event("tricks_scored", -1, {"tricks": list(self.tricks_won), "points": points}))
+        self.emit("tricks_scored", -1, {"tricks": list(self.tricks_won), "points": points})
         self._bonus(2)
         self._start_playoff()
         return False
@@ -368,8 +368,8 @@ class GlapgosState(TrickState):
         self.leader = self.turn = (self.dealer + 1) % NUM_PLAYERS  # ruling G5
         self.climb_last = []
         self.climb_by = -1
-        self.events.append(Event("playoff", self.turn, {
-            "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]}))
+        self.emit("playoff", self.turn, {
+            "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]})
 
     def _climb_to_beat(self) -> tuple[int, int]:
         return (len(self.climb_last), self.climb[-1] % 13) if self.climb_last else (0, -1)
@@ -398,7 +398,7 @@ class GlapgosState(TrickState):
             self.climb_last = []
             self.climb_by = -1
             self.leader = self.turn = other
-            self.events.append(Event("pass", seat, {"leads": other}))
+            self.emit("pass", seat, {"leads": other})
             return
         cards = list(iter_bits(action.cards))
         self.hands[seat] &= ~action.cards
@@ -406,7 +406,7 @@ class GlapgosState(TrickState):
         self.climb.extend(cards)
         self.climb_last = [card_str(c) for c in cards]
         self.climb_by = seat
-        self.events.append(Event("climb", seat, {"cards": list(self.climb_last), "left": self.hands[seat].bit_count()}))
+        self.emit("climb", seat, {"cards": list(self.climb_last), "left": self.hands[seat].bit_count()})
         if self.hands[seat]:
             self.turn = other
             return
@@ -414,7 +414,7 @@ class GlapgosState(TrickState):
         points = 10 + left
         self.round_points[seat] += points
         self.counters["playoff_points"] += points
-        self.events.append(Event("out", seat, {"points": points, "left": left}))
+        self.emit("out", seat, {"points": points, "left": left})
         self._bonus(3)
         self.end_round()
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, card_str
-from torite.engine.base import Event, OptionSpec
+from torite.engine.base import OptionSpec
 from torite.engine.kit import INT, INTS, PLAY, REST, SEEN_BY_ALL, SUIT, Field, Pile, Role, TrickGame, TrickState, View
 from torite.engine.trick import plain_winner
 
@@ -155,10 +155,10 @@ class GoodCopState(TrickState):
         self.cop1_shown, self.cop2_shown = self.cop1 < 0, self.cop2 < 0
         self.penalties = [0] * NUM_PLAYERS
         self.phase = PLAY
-        self.events.append(Event("turn", -1, {
+        self.emit("turn", -1, {
             "cards": [card_str(first), card_str(second)], "trump": SUITS[self.trump],
             "penalty": SUITS[self.penalty], "joker_turned": first >= 52 or second >= 52,
-            "reshuffles": self.reshuffles}))
+            "reshuffles": self.reshuffles})
         self.reshuffles = 0
 
     # --------------------------------------------------------------- play

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, Event, OptionSpec, Result
+from torite.engine.base import Action, OptionSpec, Result
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 
@@ -127,7 +127,7 @@ class HeartsState(TrickState):
         self.passed = [0] * NUM_PLAYERS
         self.received = [0] * NUM_PLAYERS
         self.broken = False
-        self.events.append(Event("pass_direction", -1, {"direction": self.pass_direction}))
+        self.emit("pass_direction", -1, {"direction": self.pass_direction})
         if offset:
             self.phase = PASS
             self.pending = (1 << NUM_PLAYERS) - 1
@@ -169,11 +169,11 @@ class HeartsState(TrickState):
             to = (s + offset) % NUM_PLAYERS
             hands[to] |= passed[s]
             self.received[to] = passed[s]
-        self.events.append(Event("exchange", -1, {"direction": self.pass_direction}))
+        self.emit("exchange", -1, {"direction": self.pass_direction})
         for s in range(NUM_PLAYERS):
             giver = (s - offset) % NUM_PLAYERS
-            self.events.append(Event("receive", s, {"cards": [card_str(c) for c in iter_bits(self.received[s])],
-                                                    "giver": giver}, 1 << s))
+            self.emit("receive", s, {"cards": [card_str(c) for c in iter_bits(self.received[s])],
+                                                    "giver": giver}, 1 << s)
         self._start_play()
 
     # --------------------------------------------------------------- play

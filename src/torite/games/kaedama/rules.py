@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import card_str
-from torite.engine.base import Action, Event, OptionSpec
+from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -167,9 +167,9 @@ class KaedamaState(TrickState):
         self.turned_slot = -1  # trick position of the turned card lying face down (T_FACE_DOWN)
         self.phase = PLAYING
         self.reversals = [0] * NUM_PLAYERS
-        self.events.append(Event("trump", -1, {"card": card_str(turned), "suit": SUITS[self.trump],
+        self.emit("trump", -1, {"card": card_str(turned), "suit": SUITS[self.trump],
                                                "turned_card_at": self.turned_at,
-                                               "stock_size": len(self.stock)}))
+                                               "stock_size": len(self.stock)})
 
     def clear_trick_hook(self) -> None:
         self.k_pos = 0  # trick position deciding in the kaedama phase
@@ -208,10 +208,10 @@ class KaedamaState(TrickState):
             self._replace(self.k_pos)
             if self.double and self.k_step == 0 and self._may_replace(self.k_pos):
                 self.k_step = 1
-                self.events.append(Event("kaedama_turn", seat, {"step": 2}))
+                self.emit("kaedama_turn", seat, {"step": 2})
                 return
         else:
-            self.events.append(Event("pass", seat, {"step": self.k_step + 1}))
+            self.emit("pass", seat, {"step": self.k_step + 1})
         self._next_decider(self.k_pos + 1)
 
     def _may_replace(self, pos: int) -> bool:
@@ -228,7 +228,7 @@ class KaedamaState(TrickState):
                 self.k_pos = pos
                 self.k_step = 0
                 self.turn = self.trick_seats[pos]
-                self.events.append(Event("kaedama_turn", self.turn, {"step": 1}))
+                self.emit("kaedama_turn", self.turn, {"step": 1})
                 return
         self._finish_kaedama()
 
@@ -254,12 +254,12 @@ class KaedamaState(TrickState):
             elif self.turned_at == T_TOP:
                 self.turned_at = T_FACE_DOWN
                 self.turned_slot = pos
-        self.events.append(Event("replace", seat, {
+        self.emit("replace", seat, {
             "out": None if old_down else card_str(old),
             "drawn": None if self.blind else card_str(new),
             "step": self.k_step + 1,
             "stock_size": len(self.stock),
-        }))
+        })
 
     def _finish_kaedama(self) -> None:
         if self.blind and (any(self.down) or any(self.out_down)):
@@ -269,9 +269,9 @@ class KaedamaState(TrickState):
                 self.turned_at, self.turned_slot = T_SHOWN, -1
             self.down = [False] * len(self.trick)
             self.out_down = [False] * len(self.out)
-            self.events.append(Event("reveal", -1, {"trick": [card_str(c) for c in self.trick],
+            self.emit("reveal", -1, {"trick": [card_str(c) for c in self.trick],
                                                     "revealed": [card_str(c) for c in revealed],
-                                                    "out": [card_str(c) for c in revealed_out]}))
+                                                    "out": [card_str(c) for c in revealed_out]})
         self.finish_trick()
 
     # --------------------------------------------------------------- tricks and scoring

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
-from torite.engine.base import Action, Event, OptionError, OptionSpec
+from torite.engine.base import Action, OptionError, OptionSpec
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -405,12 +405,12 @@ class MightyState(TrickState):
         self.counters["deal_miss"] += 1
         self.miss_shown = list(self.miss_shown)
         self.miss_shown[seat] |= hand
-        self.events.append(Event("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]}))
+        self.emit("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]})
         self._announce_redeal(seat, "deal_miss")
 
     def _announce_redeal(self, dealer: int, reason: str) -> None:
         self.dealer = dealer
-        self.events.append(Event("redeal", dealer, {"reason": reason, "dealer": dealer}))
+        self.emit("redeal", dealer, {"reason": reason, "dealer": dealer})
 
     def _redeal(self, dealer: int, reason: str) -> None:
         """All five passed: the cards are thrown in and dealt again, then the election opens."""
@@ -461,10 +461,10 @@ class MightyState(TrickState):
         self.auction = [*self.auction, [seat, str(action)]]
         if action.kind == "pass":
             self.passed |= 1 << seat
-            self.events.append(Event("pass", seat, {}))
+            self.emit("pass", seat, {})
         else:
             self.high_bid, self.bidder = Contract.parse(action.arg), seat
-            self.events.append(Event("bid", seat, {"bid": action.arg}))
+            self.emit("bid", seat, {"bid": action.arg})
             if self.high_bid == (MAX_BID, NT):
                 self._elect(seat)  # 20 no-trump cannot be beaten (A3)
                 return
@@ -475,7 +475,7 @@ class MightyState(TrickState):
                 self.minimum = 12
                 self.passed = 0
                 self.auction = []
-                self.events.append(Event("restart", self.dealer, {"minimum": 12}))
+                self.emit("restart", self.dealer, {"minimum": 12})
                 self.turn = self._opener()
             else:
                 self._redeal(self.dealer, "all_pass")
@@ -494,12 +494,12 @@ class MightyState(TrickState):
         self.president = seat
         self.contract = self.high_bid
         self.trump = trump_of(self.high_bid.denomination)
-        self.events.append(Event("president", seat, {"bid": str(self.high_bid)}))
+        self.emit("president", seat, {"bid": str(self.high_bid)})
         kitty = sorted(self.kitty)
         for c in kitty:
             self.hands[seat] |= 1 << c
         self.kitty = []
-        self.events.append(Event("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat))
+        self.emit("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat)
         self.phase = DISCARD
         self.turn = seat
 
@@ -511,9 +511,9 @@ class MightyState(TrickState):
         card = action.card
         self.hands[seat] &= ~(1 << card)
         self.discards.append(card)
-        self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+        self.emit("discard", seat, {"card": card_str(card)}, 1 << seat)
         if len(self.discards) == 3:
-            self.events.append(Event("discarded", seat, {"count": 3}))
+            self.emit("discarded", seat, {"count": 3})
             self.phase = CONTRACT
 
     def legal_contract(self, seat: int) -> list[Action]:
@@ -533,9 +533,9 @@ class MightyState(TrickState):
         self.mighty = mighty_of(self.trump, self.game.options["mighty_when_spades"])
         self.void_exempt = 1 << self.mighty  # it may be played instead of following
         self.call_card = call_card_of(self.trump)
-        self.events.append(Event("contract", seat, {"contract": action.arg, "changed": changed,
+        self.emit("contract", seat, {"contract": action.arg, "changed": changed,
                                                     "mighty": card_str(self.mighty),
-                                                    "call_card": card_str(self.call_card)}))
+                                                    "call_card": card_str(self.call_card)})
         self.phase = FRIEND
 
     # --------------------------------------------------------------- the friend
@@ -548,21 +548,21 @@ class MightyState(TrickState):
             self.friend_call, self.friend_card = CARD_FRIEND, card
             holder = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
             self.friend = -1 if holder == seat else holder  # held or discarded: a fake friend (A5)
-            self.events.append(Event("friend", seat, {"call": CARD_FRIEND, "card": card_str(card)}))
+            self.emit("friend", seat, {"call": CARD_FRIEND, "card": card_str(card)})
         else:
             self.friend_call = action.arg
             if action.arg == NO_FRIEND:
                 self.friend_shown = True
-            self.events.append(Event("friend", seat, {"call": action.arg}))
+            self.emit("friend", seat, {"call": action.arg})
         self.phase = PLAY
         self.leader = self.turn = seat  # the president leads trick 1 (§8)
 
     def _reveal(self) -> None:
         self.friend_shown = True
         friend = self.friend if self.friend >= 0 else None
-        self.events.append(Event("friend_shown", self.friend, {
+        self.emit("friend_shown", self.friend, {
             "friend": friend, "president": self.president,
-            "card": card_str(self.friend_card) if self.friend_card >= 0 else None}))
+            "card": card_str(self.friend_card) if self.friend_card >= 0 else None})
 
     # --------------------------------------------------------------- the tricks
     def playable(self, seat: int) -> int:
@@ -611,7 +611,7 @@ class MightyState(TrickState):
 
     def apply_suit(self, seat: int, action: Action) -> None:
         self.led = SUITS.index(action.arg)
-        self.events.append(Event("suit", seat, {"suit": action.arg}))
+        self.emit("suit", seat, {"suit": action.arg})
         self.phase = PLAY
         self.advance()
 
@@ -622,7 +622,7 @@ class MightyState(TrickState):
         self.called = action.kind == "call"
         if self.called:
             self.counters["joker_calls"] += 1
-        self.events.append(Event("joker_call", seat, {"call": self.called, "card": card_str(self.call_card)}))
+        self.emit("joker_call", seat, {"call": self.called, "card": card_str(self.call_card)})
         self.phase = PLAY
         self.advance()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.engine.base import Event, OptionSpec, Result
+from torite.engine.base import OptionSpec, Result
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
 
 NUM_PLAYERS: Final = 4
@@ -176,10 +176,10 @@ class SecondsState(TrickState):
             if m >= 0:
                 mates[(north + pos) % NUM_PLAYERS] = (north + m) % NUM_PLAYERS
         self.mates = mates
-        self.events.append(Event("arrangement", -1, {
+        self.emit("arrangement", -1, {
             "deal": kind, "deals": self.deals_in_game, "arrangement": self.arrangement, "dealer": self.dealer,
             "mates": list(mates), "exact3_points": self.exact3,
-            "north": north, "east": self.east, "south": self.south, "west": self.west}))
+            "north": north, "east": self.east, "south": self.south, "west": self.west})
 
     # --------------------------------------------------------------- tricks and scoring
     def trick_winner(self) -> int:

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Final
 
 from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import Action, Event, OptionSpec
+from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -250,7 +250,7 @@ class TrickOfTheDeadState(TrickState):
 
     def apply_trump(self, seat: int, action: Action) -> None:
         self.trump = SUITS.index(action.arg)
-        self.events.append(Event("trump", seat, {"suit": action.arg}))
+        self.emit("trump", seat, {"suit": action.arg})
         if self.need_call:
             self.phase = DECLARE_CALL
             return
@@ -263,7 +263,7 @@ class TrickOfTheDeadState(TrickState):
     def apply_call(self, seat: int, action: Action) -> None:
         self.led = SUITS.index(action.arg)
         self.need_call = False
-        self.events.append(Event("call", seat, {"suit": action.arg}))
+        self.emit("call", seat, {"suit": action.arg})
         self.phase = PLAYING
         self.advance()
 

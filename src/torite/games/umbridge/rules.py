@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import Action, Event, OptionError, OptionSpec
+from torite.engine.base import Action, OptionError, OptionSpec
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -312,7 +312,7 @@ class UmbridgeState(TrickState):
         took = action.kind == "umbrage"
         self.my_umbrage = [*self.my_umbrage]
         self.my_umbrage[seat] = took
-        self.events.append(Event(action.kind, seat, {}, 1 << seat))
+        self.emit(action.kind, seat, {}, 1 << seat)
         self.pending &= ~(1 << seat)
         if self.pending:
             return
@@ -337,11 +337,11 @@ class UmbridgeState(TrickState):
                 self.given_up[seat] = old
         for seat in (dealer, 1 - dealer):
             if took[seat]:
-                self.events.append(Event("took_umbrage", seat, {}))
+                self.emit("took_umbrage", seat, {})
         if not any(took):
-            self.events.append(Event("no_umbrage", -1, {}))
+            self.emit("no_umbrage", -1, {})
         else:
-            self.events.append(Event("respread", -1, {}))
+            self.emit("respread", -1, {})
             gathered = spares[1 - dealer] + spares[dealer]
             if self.respread is not None:
                 dummy, bridge = respread_cards(gathered, card_list(self.respread["dummy"]),
@@ -352,8 +352,8 @@ class UmbridgeState(TrickState):
                 self.dummy, self.bridge = gathered[:HAND], gathered[HAND:]
             for seat in range(2):
                 if took[seat]:
-                    self.events.append(Event("new_hand", seat, {"cards": [card_str(c) for c in iter_bits(
-                        self.hands[seat])]}, 1 << seat))
+                    self.emit("new_hand", seat, {"cards": [card_str(c) for c in iter_bits(
+                        self.hands[seat])]}, 1 << seat)
         self.my_umbrage = [False, False]
         self.phase = AUCTION
         self.turn = dealer  # the dealer calls first (§5.1)
@@ -410,18 +410,18 @@ class UmbridgeState(TrickState):
                 self.contract, self.declarer, self.doubled = bid, seat, 0
                 self.trump = trump_of(bid)
             self.must_bid = False
-            self.events.append(Event("bid", seat, {"bid": action.arg, "repeat": repeat}))
+            self.emit("bid", seat, {"bid": action.arg, "repeat": repeat})
             self.turn = 1 - seat
             return
         if kind in ("double", "redouble"):
             self.doubled += 1
-            self.events.append(Event(kind, seat, {"bid": str(self.contract)}))
+            self.emit(kind, seat, {"bid": str(self.contract)})
             self.turn = 1 - seat
             return
-        self.events.append(Event("pass", seat, {}))
+        self.emit("pass", seat, {})
         if self.contract is None:
             if len(self.auction) >= 2:  # both passed: thrown in (U8)
-                self.events.append(Event("thrown_in", -1, {}))
+                self.emit("thrown_in", -1, {})
                 self.end_round()
                 return
             self.turn = 1 - seat
@@ -465,7 +465,7 @@ class UmbridgeState(TrickState):
             self.discarded = [*self.discarded]
             self.discarded[seat] |= 1 << card
             self.exchange_count += 1
-            self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+            self.emit("discard", seat, {"card": card_str(card)}, 1 << seat)
             return
         count = self.exchange_count
         got = 0
@@ -477,8 +477,8 @@ class UmbridgeState(TrickState):
         self.drawn[seat] += count
         self.exchanges.append([seat, count])
         if count:
-            self.events.append(Event("draw", seat, {"cards": [card_str(c) for c in iter_bits(got)]}, 1 << seat))
-        self.events.append(Event("exchange", seat, {"count": count, "bridge": len(self.bridge)}))
+            self.emit("draw", seat, {"cards": [card_str(c) for c in iter_bits(got)]}, 1 << seat)
+        self.emit("exchange", seat, {"count": count, "bridge": len(self.bridge)})
         self.exchange_count = 0
         if seat == self.declarer:
             self.first_draw = count
@@ -505,8 +505,8 @@ class UmbridgeState(TrickState):
         self.must_bid = False
         self.exchange_limit = 0
         self.first_draw = -1
-        self.events.append(Event("contract", declarer, {"bid": str(self.contract), "doubled": self.doubled}))
-        self.events.append(Event("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]}))
+        self.emit("contract", declarer, {"bid": str(self.contract), "doubled": self.doubled})
+        self.emit("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]})
         if self.honours:
             self.honours_held = [honours_points(h, self.trump) for h in self.hands]
         self.phase = PLAY
@@ -556,7 +556,7 @@ class UmbridgeState(TrickState):
         self.trick.append(card)
         self.trick_seats.append(seat)  # the dummy's card wins for its controller (§6.6)
         self.from_dummy[len(self.trick) - 1] = True
-        self.events.append(Event("play", seat, {"card": card_str(card), "dummy": True}))
+        self.emit("play", seat, {"card": card_str(card), "dummy": True})
         self.next_step()
 
     def trick_winner(self) -> int:
