@@ -14,7 +14,7 @@ import pytest
 
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action
-from torite.engine.kit import CARD, LIST, PLAY, REST, Field, Pile, Role, TrickGame, TrickState
+from torite.engine.kit import CARD, LIST, PLAY, REST, Field, Pile, Place, Role, TrickGame, TrickState
 from torite.engine.phases import Card, Phase
 
 NAME = "name"
@@ -69,9 +69,9 @@ class NamedState(TrickState):
     def trick_winner(self) -> int:
         return max(range(len(self.trick)), key=lambda i: self.trick[i])
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """Whoever named the card did not hold it (``log`` shows who named it)."""
-        return [(f"hands[{self.log[0][0]}]", 1 << self.named)] if self.log else []
+        return [(Place.hand(self.log[0][0]), 1 << self.named)] if self.log else []
 
 
 Named.STATE = NamedState

@@ -26,6 +26,7 @@ from torite.engine.kit import (
     SUIT,
     Field,
     Pile,
+    Place,
     Role,
     TrickGame,
     TrickSlot,
@@ -209,10 +210,10 @@ class BidAndCallState(TrickState):
         return side, tuple(s for s in range(self.n) if s not in side)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """Everyone knows the declarer called a card it did not hold."""
         if self.called >= 0 and self.declarer is not None:
-            return [(f"hands[{self.declarer}]", 1 << self.called)]
+            return [(Place.hand(self.declarer), 1 << self.called)]
         return []
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from torite.cards import parse_card
 from torite.engine.base import IllegalAction, OptionError
+from torite.engine.kit import Place
 from torite.engine.registry import make_game
 from torite.games.good_cop.rules import (
     GoodCop,
@@ -216,7 +217,7 @@ def test_a_player_who_did_not_follow_a_lead_of_trumps_shows_no_trump_and_no_joke
     state = start(HC, {0: "AH", 1: "2S"}, voids={1: "HJ"})
     play(state, "AH", "2S")
     assert state.observation(0)["voids"][1] == ["H"]
-    assert ("hands[1]", (1 << 52) | (1 << 53)) in state.forbids(0)
+    assert (Place.hand(1), (1 << 52) | (1 << 53)) in state.forbids(0)
 
 
 def test_a_joker_played_to_a_plain_suit_shows_its_player_void_in_that_suit() -> None:

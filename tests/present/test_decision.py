@@ -20,7 +20,7 @@ def test_a_bidding_box_shows_the_whole_ladder_with_the_legal_cells_and_the_calls
     box = d.bids["bid"]
     assert box.levels == [1, 2, 3] and box.denoms == ["C", "D", "H", "S", "NT"]
     assert set(box.cells) == {(2, "S"), (2, "NT"), (3, "C")} and d.calls == legal[3:] and not d.others
-    assert to_json(d)["bids"]["bid"]["cells"]["2 NT"] == "bid 2 NT"
+    assert to_json(d, make_game("umbridge"))["bids"]["bid"]["cells"]["2 NT"] == "bid 2 NT"
 
 
 def test_cards_of_the_hand_cards_named_from_the_deck_sets_and_buttons() -> None:

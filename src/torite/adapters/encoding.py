@@ -76,14 +76,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from torite.cards import iter_bits, parse_card
+from torite.cards import SUITS, iter_bits, parse_card
 from torite.engine.base import Action, Game
 from torite.engine.kit import TrickGame
 from torite.engine.phases import Bid, Card, Cards, Choice, Contract, Word
 from torite.engine.registry import make_game
 from torite.seeds import derive_seed
 
-SUITS = "CDHS"
 NSUITS = 5  # C D H S, and a fifth slot for jokers / no suit
 #: random rounds played only to measure a game's score scale and round length (the adapters'
 #: utility bounds and game length), never for the layout or the action ids

@@ -176,11 +176,11 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         return None if line == "" else line
 
     def recorded(seat: int, action: Action, seconds: float) -> None:
-        rec.actions.append((seat, str(action)))
+        rec.actions.append((seat, game.action_text(action)))
 
     def choice(a: Action) -> str:
         text = labels.action_text(a)
-        return text if text == str(a) else f"{text} [{a}]"
+        return text if text == game.action_text(a) else f"{text} [{game.action_text(a)}]"
 
     others = words["list_sep"].join(words["other"].format(seat=s, who=record_names[s]) for s in range(n)
                                     if s != human)
@@ -237,7 +237,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             except (IllegalAction, ValueError) as e:
                 say(f"  ! {e}")
                 continue
-            rec.actions.append((seat, str(action)))
+            rec.actions.append((seat, game.action_text(action)))
             break
     flush_events()
     if state.is_over():

@@ -305,6 +305,15 @@ class Game(ABC):
         except ValueError as e:
             raise IllegalAction(str(e)) from None
 
+    def card_text(self, card: int) -> str:
+        """A card in this game's notation (``JK`` for a deck's one joker)."""
+        return card_str(card)
+
+    def action_text(self, action: Action) -> str:
+        """An action in this game's notation: what records, the line mode and the web's action
+        texts write; :meth:`parse_action` reads it back."""
+        return str(action)
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"

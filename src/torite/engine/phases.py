@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, NamedTuple
 
+from torite.cards import SUITS
 from torite.engine.base import Action
 
-SUITS = "CDHS"
 #: where a card of a :class:`Card` template is taken from, besides a pile's name
 HAND = "hand"
 DECK = "deck"

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
+from torite.cards import SUITS
 from torite.engine.base import Action
 
 T = TypeVar("T")
 
-SUITS = "CDHS"
 #: ``play`` actions, one per card, made once: legal-action lists are built on the hot path.
 PLAY_ACTIONS: tuple[Action, ...] = tuple(Action("play", 1 << c) for c in range(54))
 

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from torite.cards import card_str, iter_bits, parse_card
-from torite.engine.base import Action
+from torite.cards import iter_bits, parse_card
+from torite.engine.base import Action, Game
 from torite.engine.phases import HAND, Bid, Card, Cards, Contract, Phase, Word
 
 
@@ -116,17 +116,19 @@ def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[str]) -> 
     return d
 
 
-def to_json(d: Decision) -> dict[str, Any]:
-    """The decision for the web table: actions by their text (the ``legal`` list's ``text``)."""
+def to_json(d: Decision, game: Game) -> dict[str, Any]:
+    """The decision for the web table: cards and actions in the game's notation (the ``legal``
+    list's ``text``)."""
+    card, act = game.card_text, game.action_text
     return {
-        "singles": {k: [card_str(c) for c in sorted(mp)] for k, mp in d.singles.items()},
-        "named": {k: {"from": d.sources[k], "cards": [card_str(c) for c in sorted(mp)]} for k, mp in d.named.items()},
-        "multis": {k: {"count": m.count, "cards": [card_str(c) for c in sorted(m.cards)],
-                       "sets": [str(a) for a in m.combos.values()]} for k, m in d.multis.items()},
+        "singles": {k: [card(c) for c in sorted(mp)] for k, mp in d.singles.items()},
+        "named": {k: {"from": d.sources[k], "cards": [card(c) for c in sorted(mp)]} for k, mp in d.named.items()},
+        "multis": {k: {"count": m.count, "cards": [card(c) for c in sorted(m.cards)],
+                       "sets": [act(a) for a in m.combos.values()]} for k, m in d.multis.items()},
         "bids": {k: {"levels": b.levels, "denoms": b.denoms,
-                     "cells": {f"{lv} {dn}": str(a) for (lv, dn), a in b.cells.items()}} for k, b in d.bids.items()},
-        "calls": [str(a) for a in d.calls],
-        "others": [str(a) for a in d.others],
+                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()}} for k, b in d.bids.items()},
+        "calls": [act(a) for a in d.calls],
+        "others": [act(a) for a in d.others],
     }
 
 

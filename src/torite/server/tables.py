@@ -203,8 +203,9 @@ class LiveTable:
         actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
         texts = labels.view_texts(game, obs, actions, self.seat_names())  # by language
         for a, label in zip(actions, texts["actions"]):
-            legal.append({"text": str(a), "kind": a.kind, "label": label,
-                          "cards": str(a).split()[1:1 + a.cards.bit_count()], "arg": a.arg})
+            text = game.action_text(a)
+            legal.append({"text": text, "kind": a.kind, "label": label,
+                          "cards": text.split()[1:1 + a.cards.bit_count()], "arg": a.arg})
         hand = obs.get("hand") or []
         try:
             hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
@@ -216,7 +217,7 @@ class LiveTable:
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
             "legal": legal, "decision": decision.to_json(decision.group(
-                decision.phase_of(game.phases(), obs["phase"]), actions, hand)) if actions else None,
+                decision.phase_of(game.phases(), obs["phase"]), actions, hand), game) if actions else None,
             "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
             "settings": self.settings, **self._moments(key, obs),
@@ -544,7 +545,7 @@ class TableManager:
                 new.apply(seat, action)
             except (IllegalAction, ValueError) as e:
                 raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
-            canonical = str(action)
+            canonical = table.game.action_text(action)
             idx = len(table.actions)
             try:
                 await self._db_call(self.store.append_action, table.id, idx, seat, canonical)
@@ -611,7 +612,7 @@ class TableManager:
                 if table.state is not state:
                     continue  # someone else moved meanwhile: decide again on the new state
                 try:
-                    await self.act(table, seat, str(action), by_bot=True)
+                    await self.act(table, seat, table.game.action_text(action), by_bot=True)
                 except TableError as e:
                     if e.code == "storage":
                         await asyncio.sleep(1.0)

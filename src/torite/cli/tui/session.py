@@ -91,7 +91,7 @@ class Session:
     def apply(self, seat: int, action: Action) -> None:
         """Apply and record (IllegalAction, state untouched, when the rules refuse it)."""
         self.state.apply(seat, action)
-        self.record.actions.append((seat, str(action)))
+        self.record.actions.append((seat, self.game.action_text(action)))
         self.read_events()
 
     # ------------------------------------------------------------ what the person sees
@@ -118,7 +118,7 @@ class Session:
         try:
             return self.labels.action_text(action)
         except RENDER_ERRORS:
-            return str(action)
+            return self.game.action_text(action)
 
     def observation(self) -> dict[str, Any]:
         return self.state.observation(self.human)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from torite.cards import card_str, mask_of_texts, parse_card
+from torite.cards import SUITS, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS
-from torite.engine.kit.tables import cards_enc, copy_json
+from torite.engine.kit.tables import Notation, copy_json
 from torite.engine.phases import Contract
-from torite.engine.trick import SUITS
 
 OVER = "over"
 PLAY = "play"
@@ -97,20 +96,23 @@ class Pile:
 
 
 # --------------------------------------------------------------------------- kinds of values
-Encode = Callable[[Any], Any]
+#: a state value to its observation value, in the game's card notation
+Encode = Callable[[Any, Notation], Any]
+#: an observation value back to a state value
+Decode = Callable[[Any], Any]
 
 
-def _same(v: Any) -> Any:
+def _same(v: Any, nt: Notation | None = None) -> Any:
     return v
 
 
-def _copy_list(v: Any) -> Any:
+def _copy_list(v: Any, nt: Notation | None = None) -> Any:
     """A copy sharing no list or dict with ``v`` (an auction of ``[seat, call]`` pairs, say): an
     observation is handed to bots, which may edit it."""
     return [copy_json(x) for x in v]
 
 
-def _suit_enc(v: int) -> str | None:
+def _suit_enc(v: int, nt: Notation) -> str | None:
     return SUITS[v] if v >= 0 else None
 
 
@@ -118,16 +120,20 @@ def _suit_dec(v: str | None) -> int:
     return SUITS.index(v) if v else -1
 
 
-def _card_enc(v: int) -> str | None:
-    return card_str(v) if v >= 0 else None
+def _card_enc(v: int, nt: Notation) -> str | None:
+    return nt.texts[v] if v >= 0 else None
 
 
 def _card_dec(v: str | None) -> int:
     return parse_card(v) if v else -1
 
 
-def _seat_cards_enc(ms: Sequence[int]) -> list[list[str]]:
-    return [cards_enc(m) for m in ms]
+def _cards_enc(m: int, nt: Notation) -> list[str]:
+    return nt.cards(m)
+
+
+def _seat_cards_enc(ms: Sequence[int], nt: Notation) -> list[list[str]]:
+    return [nt.cards(m) for m in ms]
 
 
 def _seat_cards_dec(v: Sequence[Sequence[str]]) -> list[int]:
@@ -163,7 +169,7 @@ class Kind:
 
     name: str
     encode: Encode = _same
-    decode: Encode = _same
+    decode: Decode = _same
     empty: Any = 0
     cards: Callable[[Any], int] = _no_cards
     values: tuple[str, ...] = ()
@@ -186,7 +192,7 @@ SEAT = Kind("seat", empty=None)
 MAYBE_INT = Kind("int?", empty=None)
 SUIT = Kind("suit", _suit_enc, _suit_dec, -1)
 CARD = Kind("card", _card_enc, _card_dec, -1, _card_bit)
-CARDS = Kind("cards", cards_enc, mask_of_texts, 0, _mask)
+CARDS = Kind("cards", _cards_enc, mask_of_texts, 0, _mask)
 SEAT_CARDS = Kind("seat_cards", _seat_cards_enc, _seat_cards_dec, [], _masks, per_seat=True)
 #: one number per seat
 INTS = Kind("ints", _copy_list, _copy_list, [], per_seat=True)
@@ -196,7 +202,7 @@ BOOLS = Kind("bools", _copy_list, _copy_list, [], per_seat=True)
 CARD_TEXTS = Kind("card_texts", _copy_list, _copy_list, [])
 #: a JSON list of another shape (an auction of ``[seat, call]`` pairs): shown, not encoded
 LIST = Kind("list", _copy_list, _copy_list, [])
-def _contract_enc(v: Contract | None) -> str | None:
+def _contract_enc(v: Contract | None, nt: Notation) -> str | None:
     return None if v is None else str(v)
 
 
@@ -282,6 +288,23 @@ class TrickSlot:
         return {"key": self.key, "kind": self.kind.name}
 
 
+class Place(NamedTuple):
+    """Where a hidden card may lie, for ``pins`` and ``forbids``: a seat's hand
+    (``Place.hand(2)``), a pile (``Place("graveyard")``), or one position of the trick or of a
+    pile (``Place("trick", 1)``: a face-down card).  Its text is ``hands[2]``, ``graveyard``,
+    ``trick[1]`` (the keys of ``card_places``)."""
+
+    where: str
+    at: int = -1
+
+    def __str__(self) -> str:
+        return f"{self.where}[{self.at}]" if self.at >= 0 else self.where
+
+    @classmethod
+    def hand(cls, seat: int) -> Place:
+        return cls("hands", seat)
+
+
 def card_list(value: Any) -> list[int]:
     """Cards of an explicit deal: a list of card texts or one space/comma separated text."""
     if isinstance(value, str):
@@ -291,5 +314,5 @@ def card_list(value: Any) -> list[int]:
 
 __all__ = ["BOOL", "BOOLS", "CARD", "CARDS", "CARD_TEXTS", "CONTRACT", "INT", "INTS", "LIST", "MAYBE_INT", "NOBODY",
            "OVER", "PLAY", "REST", "SEAT", "SEAT_CARDS", "SEEN_BY_ALL", "SEEN_BY_NOBODY", "STR", "SUIT", "THE_CARD",
-           "Field", "Kind", "Pile", "Role", "Seen", "TrickSlot", "View", "card_list", "seen_by_seat", "seen_when",
-           "word"]
+           "Field", "Kind", "Pile", "Place", "Role", "Seen", "TrickSlot", "View", "card_list", "seen_by_seat",
+           "seen_when", "word"]

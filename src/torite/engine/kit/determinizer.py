@@ -11,10 +11,10 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from torite.cards import SUIT_MASKS, iter_bits, mask_of_texts, parse_card
-from torite.engine.kit.declarations import CARD, Pile
+from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts, parse_card
+from torite.engine.kit.declarations import CARD, Pile, Place
 from torite.engine.sampling import deal_constrained
-from torite.engine.trick import SUITS, suits_of
+from torite.engine.trick import suits_of
 
 if TYPE_CHECKING:
     from torite.engine.kit.game import TrickGame
@@ -44,12 +44,12 @@ class KitDeterminizer:
             for slot in game.TRICK_SLOTS:
                 if slot.kind is CARD:
                     known |= mask_of_texts(x for x in t[slot.key] if x)
-        hidden_slots: list[tuple[str, int]] = []  # (list attribute, index) of face-down cards
+        hidden_slots: list[Place] = []  # face-down cards: (list attribute, index)
         for i, c in enumerate(st.trick):
             if c >= 0:
                 known |= 1 << c
             else:
-                hidden_slots.append(("trick", i))
+                hidden_slots.append(Place("trick", i))
         for slot in game.TRICK_SLOTS:
             if slot.kind is CARD:
                 known |= mask_of_texts(x for x in (e[slot.key] for e in obs["trick"]) if x)
@@ -63,28 +63,28 @@ class KitDeterminizer:
                 if c >= 0:
                     known |= 1 << c
                 else:
-                    hidden_slots.append((p.name, i))
-        pinned: dict[str, int] = {}
+                    hidden_slots.append(Place(p.name, i))
+        pinned: dict[Place, int] = {}
         for place, mask in st.pins(seat):
             pinned[place] = pinned.get(place, 0) | mask
         pinned_all = 0
         for m in pinned.values():
             pinned_all |= m
-        forbid: dict[str, int] = {}
+        forbid: dict[Place, int] = {}
         for place, mask in st.forbids(seat):
             forbid[place] = forbid.get(place, 0) | mask
         deck = 0
         for c in game.deck:
             deck |= 1 << c
         self.pool = deck & ~known & ~pinned_all
-        places: list[str] = []
+        places: list[Place] = []
         sizes: list[int] = []
         forbidden: list[int] = []
         masks = SUIT_MASKS
         for s in range(n):
             if s == seat:
                 continue
-            name = f"hands[{s}]"
+            name = Place.hand(s)
             places.append(name)
             sizes.append(obs["hand_sizes"][s] - pinned.get(name, 0).bit_count())
             void = 0
@@ -92,11 +92,11 @@ class KitDeterminizer:
                 void |= masks[x]
             forbidden.append(void | forbid.get(name, 0))
         for p in hidden_piles:
-            places.append(p.name)
-            sizes.append(obs[p.name + "_size"] - pinned.get(p.name, 0).bit_count())
-            forbidden.append(forbid.get(p.name, 0))
-        for attr, i in hidden_slots:
-            name = f"{attr}[{i}]"
+            name = Place(p.name)
+            places.append(name)
+            sizes.append(obs[p.name + "_size"] - pinned.get(name, 0).bit_count())
+            forbidden.append(forbid.get(name, 0))
+        for name in hidden_slots:
             places.append(name)
             sizes.append(1 - pinned.get(name, 0).bit_count())
             forbidden.append(forbid.get(name, 0))
@@ -114,15 +114,15 @@ class KitDeterminizer:
         pinned = self.pinned
         for s in range(st.n):
             if s != seat:
-                name = f"hands[{s}]"
+                name = Place.hand(s)
                 st.hands[s] = got[name] | pinned.get(name, 0)
         for p in self.hidden_piles:
-            cards = list(iter_bits(got[p.name] | pinned.get(p.name, 0)))
+            name = Place(p.name)
+            cards = list(iter_bits(got[name] | pinned.get(name, 0)))
             rng.shuffle(cards)
             setattr(st, p.name, cards)
-        for attr, i in self.hidden_slots:
-            name = f"{attr}[{i}]"
-            getattr(st, attr)[i] = (got[name] | pinned.get(name, 0)).bit_length() - 1
+        for name in self.hidden_slots:
+            getattr(st, name.where)[name.at] = (got[name] | pinned.get(name, 0)).bit_length() - 1
         for r in game.ROLES:
             if getattr(st, r.attr) is None:
                 card = getattr(st, r.card_attr)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from torite.cards import card_str
-from torite.engine.base import Game
+from torite.engine.base import Action, Game
 from torite.engine.kit.declarations import (
     CARD,
     PLAY,
@@ -22,10 +21,15 @@ from torite.engine.kit.declarations import (
 )
 from torite.engine.kit.determinizer import KitDeterminizer
 from torite.engine.kit.schema import schema
+from torite.engine.kit.tables import Notation, notation
 from torite.engine.phases import Card, Phase
 
 if TYPE_CHECKING:
     from torite.engine.kit.state import TrickState
+
+
+def _text(card: int, nt: Notation) -> str:
+    return nt.texts[card]
 
 
 class TrickGame(Game):
@@ -70,7 +74,8 @@ class TrickGame(Game):
         cls._SLOT_RESET = tuple((t.attr, -1 if t.default is THE_CARD else t.default) for t in cls.TRICK_SLOTS)
         # a finished trick's slots are all set: cards encode without the -1 check
         cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.kind.encode is _same)
-        cls._SLOT_ENCODE = tuple((t.attr, t.key, card_str if t.kind is CARD else t.kind.encode)
+        # a finished trick's card slots are all set: written without the -1 check
+        cls._SLOT_ENCODE = tuple((t.attr, t.key, _text if t.kind is CARD else t.kind.encode)
                                  for t in cls.TRICK_SLOTS if t.kind.encode is not _same
                                  and t.default is not THE_CARD)
 
@@ -89,6 +94,20 @@ class TrickGame(Game):
     def hand_size(self) -> int:
         """Cards dealt to each hand."""
         raise NotImplementedError
+
+    @property
+    def notation(self) -> Notation:
+        """How this game writes its cards (its deck's: one joker is ``JK``)."""
+        found: Notation | None = self.__dict__.get("_notation")
+        if found is None:
+            found = self.__dict__["_notation"] = notation(self.deck)
+        return found
+
+    def card_text(self, card: int) -> str:
+        return self.notation.texts[card]
+
+    def action_text(self, action: Action) -> str:
+        return self.notation.action(action)
 
     def phases(self) -> tuple[Phase, ...]:
         """The decision phases under these options (``PHASES`` unless a game narrows them)."""

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from torite.cards import card_str
-
 if TYPE_CHECKING:
     from torite.engine.kit.game import TrickGame
 
@@ -37,7 +35,7 @@ def schema(game: TrickGame) -> dict[str, Any]:
         "title": game.title,
         "players": game.num_players,
         "options": [{**s.describe(), "value": game.options[s.name]} for s in game.OPTIONS],
-        "deck": {"cards": [card_str(c) for c in game.deck], "hand_size": game.hand_size},
+        "deck": {"cards": [game.card_text(c) for c in game.deck], "hand_size": game.hand_size},
         "phases": [p.describe() for p in game.phases()],
         "piles": [p.describe() for p in game.PILES],
         "fields": [f.describe() for f in game.FIELDS] + [v.describe() for v in game.VIEWS],

@@ -10,22 +10,20 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
 
-from torite.cards import SUIT_MASKS, card_str
+from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Result, State
 from torite.engine.kit import views
-from torite.engine.kit.declarations import OVER, PLAY, Pile, card_list
+from torite.engine.kit.declarations import OVER, PLAY, Pile, Place, card_list
 from torite.engine.kit.tables import (
     BELOW_SUIT,
     BIT,
     CARD_OF_PLAY,
     SEATS_OF,
-    TEXT,
-    cards_enc,
+    Notation,
     make_event,
     shuffle,
-    text_of,
 )
-from torite.engine.trick import _BY_SUIT, _JOKERS, SUITS, play_actions
+from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
 
 if TYPE_CHECKING:
     from torite.engine.kit.game import TrickGame
@@ -53,11 +51,49 @@ class TrickState(State):
     # the kit's attributes live in slots (a game's own in its own ``__slots__`` or the instance
     # dict): CPython 3.11 shares an instance dict's keys only up to 30 of them, past that every
     # attribute read on the hot path is a slower, unshared lookup, and a slot is read fastest
-    __slots__ = ("_after_hook", "_clear_hook", "_events", "_full_hook", "_later", "_offer_mask",
-                 "_offer_seat", "_phases", "_played_hook", "_round_hook", "_simultaneous", "_slotted",
-                 "_taken_hook", "attempts", "counters", "dealer", "deals", "game", "hands", "history", "leader",
-                 "led", "max_rounds", "n", "pending", "phase", "rng", "round_no", "round_points", "round_scores",
-                 "scores", "seed", "trick", "trick_seats", "tricks_won", "turn", "void_exempt", "voids")
+    __slots__ = (
+        "_after_hook",
+        "_clear_hook",
+        "_events",
+        "_full_hook",
+        "_later",
+        "_offer_mask",
+        "_offer_seat",
+        "_phases",
+        "_played_hook",
+        "_round_hook",
+        "_simultaneous",
+        "_slotted",
+        "_taken_hook",
+        "_text_of",
+        "_texts",
+        "attempts",
+        "counters",
+        "dealer",
+        "deals",
+        "game",
+        "hands",
+        "history",
+        "leader",
+        "led",
+        "max_rounds",
+        "n",
+        "notation",
+        "pending",
+        "phase",
+        "rng",
+        "round_no",
+        "round_points",
+        "round_scores",
+        "scores",
+        "seed",
+        "trick",
+        "trick_seats",
+        "tricks_won",
+        "turn",
+        "void_exempt",
+        "voids",
+    )
     game: TrickGame
     #: list attributes of the subclass that ``clone`` copies (lists of ints or bools)
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
@@ -116,6 +152,9 @@ class TrickState(State):
     #: cards a seat may play without following suit and so without showing a void (Mighty's
     #: Mighty); the jokers belong to no suit and never show one
     void_exempt: int
+    #: how the game writes its cards, and its card texts (``_texts[card]``) on the hot path
+    notation: Notation
+    _texts: tuple[str, ...]
 
     def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
                  deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
@@ -154,6 +193,8 @@ class TrickState(State):
         slot fast but a class attribute through an instance slowly (it does not specialise
         that read)."""
         self.game = game
+        nt = self.notation = game.notation
+        self._texts, self._text_of = nt.texts, nt.text_of
         cls = type(self)
         self._played_hook, self._full_hook = cls._PLAYED_HOOK, cls._FULL_HOOK
         self._after_hook = cls.AFTER_PLAY_CARDS if cls._AFTER_HOOK else 0  # the cards that call it
@@ -206,7 +247,7 @@ class TrickState(State):
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
         """A card has just joined the trick (slots extended): the game's own bookkeeping;
         returns the data of the ``play`` event."""
-        return {"card": card_str(card)}
+        return {"card": self._texts[card]}
 
     def after_play(self, seat: int, card: int) -> bool:
         """Effects of a card just added to the trick; True when the game takes over the flow."""
@@ -244,13 +285,13 @@ class TrickState(State):
         """The sides of a game played in teams (empty: every seat for itself)."""
         return ()
 
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Cards ``seat`` knows to lie in a place hidden from it: (place, mask) pairs; places
         are ``hands[s]``, a pile's name, ``trick[i]`` or ``<pile>[i]`` for a face-down card.
         Must use only what the seat's observation shows (it runs on sampled states too)."""
         return []
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """Cards ``seat`` knows are *not* in a hidden place: (place, mask) pairs."""
         return []
 
@@ -356,7 +397,7 @@ class TrickState(State):
         self.hands = hands
         later = self._later
         for s in range(n):
-            later.append(("deal", s, {"cards": cards_enc(hands[s])}, 1 << s))
+            later.append(("deal", s, {"cards": self.notation.cards(hands[s])}, 1 << s))
         return deal
 
     def _clear_trick(self) -> None:
@@ -379,7 +420,7 @@ class TrickState(State):
             self.voids[seat] |= 1 << self.led
         trick.append(card)
         self.trick_seats.append(seat)
-        data = self.card_played(seat, card) if self._played_hook else {"card": TEXT[card]}
+        data = self.card_played(seat, card) if self._played_hook else {"card": self._texts[card]}
         self._later.append(("play", seat, data, ALL_SEATS))
         if self._after_hook >> card & 1 and self.after_play(seat, card):
             return
@@ -409,17 +450,18 @@ class TrickState(State):
         if "tricks" in counters:
             counters["tricks"] += 1
         record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
-                                  "cards": list(map(text_of, trick)),
+                                  "cards": list(map(self._text_of, trick)),
                                   "led": SUITS[self.led] if self.led >= 0 else None,
                                   "winner": winner, "points": pts}
         if self._slotted:
             game, k = self.game, len(trick)
             for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
                 record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
+            nt, texts = self.notation, self._texts
             for attr, key, enc in game._SLOT_ENCODE:
-                record[key] = [enc(x) for x in getattr(self, attr)[:k]]
+                record[key] = [enc(x, nt) for x in getattr(self, attr)[:k]]
             for attr, key in game._SLOT_CARD:
-                record[key] = [TEXT[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
+                record[key] = [texts[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
         if self._taken_hook:
             self.trick_taken(win, winner, record)
         self.history.append(record)
@@ -452,7 +494,7 @@ class TrickState(State):
     # ------------------------------------------------------------------ protocol
     @property
     def events(self) -> list[Event]:
-        """Everything that happened, in order.  Events (the kit's and the game's, all made by
+        r"""Everything that happened, in order.  Events (the kit's and the game's, all made by
         :meth:`emit`) wait as plain tuples in ``_later`` and become :class:`Event`\ s here, on
         the first read after them: wrapping each costs more than making it, and a rollout or a
         self-play loop never reads them."""
@@ -554,7 +596,7 @@ class TrickState(State):
             if action.kind not in kinds:
                 raise IllegalAction(f"seat {seat} must choose {' or '.join(kinds)} now ({phase}), "
                                     f"not {action.kind!r}")
-            sample = ", ".join(str(a) for a in legal[:6]) + (", …" if len(legal) > 6 else "")
+            sample = ", ".join(self.game.action_text(a) for a in legal[:6]) + (", …" if len(legal) > 6 else "")
             raise IllegalAction(f"{action} is not a legal choice for seat {seat} now (legal: {sample})")
         apply_fn(self, seat, action)
 
@@ -568,7 +610,7 @@ class TrickState(State):
         if cards >> 54:
             raise IllegalAction("play names a card that is not in the deck")
         if not cards & self.hands[seat]:
-            raise IllegalAction(f"{card_str(cards.bit_length() - 1)} is not in seat {seat}'s hand")
+            raise IllegalAction(f"{self._texts[cards.bit_length() - 1]} is not in seat {seat}'s hand")
         if not cards & self.playable(seat):
             led = SUITS[self.led] if self.led >= 0 else "the lead"
             raise IllegalAction(f"seat {seat} must follow {led}")

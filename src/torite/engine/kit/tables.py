@@ -7,26 +7,59 @@ import functools
 import random
 from typing import Any
 
-from torite.cards import card_str
+from torite.cards import CARD_TEXTS, iter_bits, notation_of
 from torite.engine.base import Action, Event
 from torite.engine.trick import PLAY_ACTIONS, subset_table
 
-#: the text of each card (``card_str`` without the call, on the hot path)
-TEXT: tuple[str, ...] = tuple(card_str(c) for c in range(54))
-#: a card list's texts in one C-level call (``list(map(text_of, cards))``)
-text_of = TEXT.__getitem__
-
-#: for each suit, the texts of every subset of its 13 cards, and of the two jokers: a hand
-#: encodes in five lookups (deal events, observations), not a loop over its cards
-_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(TEXT[13 * s:13 * s + 13]) for s in range(4))
-_JOKER_TEXTS: tuple[tuple[str, ...], ...] = subset_table(TEXT[52:54])
+#: for each suit, the texts of every subset of its 13 cards: a hand encodes in five lookups
+#: (deal events, observations), not a loop over its cards
+_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
+                                                             for s in range(4))
 
 
-def cards_enc(m: int) -> list[str]:
-    """The texts of the cards of ``m``, lowest card first."""
-    t = _SUIT_TEXTS
-    return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
-            *_JOKER_TEXTS[m >> 52 & 3]]
+class Notation:
+    """How a game writes its cards (``torite.cards.notation_of`` its deck: one joker is ``JK``,
+    two are ``JK1`` and ``JK2``), with the lookups the hot path needs."""
+
+    __slots__ = ("_jokers", "text_of", "texts")
+
+    def __init__(self, texts: tuple[str, ...]) -> None:
+        self.texts = texts
+        #: a card list's texts in one C-level call (``list(map(text_of, cards))``)
+        self.text_of = texts.__getitem__
+        self._jokers: tuple[tuple[str, ...], ...] = subset_table(texts[52:54])
+
+    def cards(self, m: int) -> list[str]:
+        """The texts of the cards of ``m``, lowest card first."""
+        t = _SUIT_TEXTS
+        return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+                *self._jokers[m >> 52 & 3]]
+
+    def action(self, action: Action) -> str:
+        """An action's text in this notation (``play JK`` in Mighty, ``play JK1`` elsewhere)."""
+        parts = [action.kind, *(self.texts[c] for c in iter_bits(action.cards))]
+        if action.arg:
+            parts.append(action.arg)
+        return " ".join(parts)
+
+
+_NOTATIONS: dict[tuple[str, ...], Notation] = {}
+
+
+def notation(deck: tuple[int, ...]) -> Notation:
+    """The notation of a deck (one object per notation)."""
+    texts = notation_of(deck)
+    found = _NOTATIONS.get(texts)
+    if found is None:
+        found = _NOTATIONS[texts] = Notation(texts)
+    return found
+
+
+#: the two-joker notation, for card lists that belong to no game
+STANDARD = notation(tuple(range(54)))
+TEXT = STANDARD.texts
+text_of = STANDARD.text_of
+cards_enc = STANDARD.cards
 
 
 def copy_json(v: Any) -> Any:

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from torite.cards import card_str, mask_of_texts
+from torite.cards import SUITS, mask_of_texts
 from torite.engine.base import ALL_SEATS
-from torite.engine.kit.declarations import CARD, OVER, THE_CARD
-from torite.engine.kit.tables import cards_enc, copy_json
-from torite.engine.trick import SUITS
+from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Place
+from torite.engine.kit.tables import copy_json
 
 if TYPE_CHECKING:
     from torite.engine.kit.state import TrickState
@@ -27,6 +26,8 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
     n = state.n
     me = seat if seat is not None and 0 <= seat < n else -1
     game = state.game
+    nt = state.notation
+    texts = nt.texts
     phase = state.phase
     simultaneous = phase in game.SIMULTANEOUS
     obs: dict[str, Any] = {
@@ -44,7 +45,7 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
         "round_scores": [list(r) for r in state.round_scores],
         "round_points": list(state.round_points),
         "tricks_won": list(state.tricks_won),
-        "hand": cards_enc(state.hands[me]) if me >= 0 else [],
+        "hand": nt.cards(state.hands[me]) if me >= 0 else [],
         "hand_sizes": [h.bit_count() for h in state.hands],
         "leader": state.leader,
         "led": SUITS[state.led] if state.led >= 0 else None,
@@ -55,12 +56,12 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
     trick = []
     slots = game.TRICK_SLOTS
     for i, (s, c) in enumerate(zip(state.trick_seats, state.trick)):
-        entry: dict[str, Any] = {"seat": s, "card": None if state.trick_down(i) else card_str(c)}
+        entry: dict[str, Any] = {"seat": s, "card": None if state.trick_down(i) else texts[c]}
         for slot in slots:
             value = getattr(state, slot.attr)[i]
             if slot.default is THE_CARD and value < 0:
                 value = c
-            entry[slot.key] = slot.kind.encode(value)
+            entry[slot.key] = slot.kind.encode(value, nt)
         trick.append(entry)
     obs["trick"] = trick
     win = state.winning_now() if trick and phase != OVER else None
@@ -70,7 +71,7 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
         obs[p.name + "_size"] = len(cards)
         if sees(p.seen.mask(state), seat):
             down = getattr(state, p.face_down) if p.face_down else None
-            shown = [None if down and down[i] else card_str(c) for i, c in enumerate(cards)]
+            shown = [None if down and down[i] else texts[c] for i, c in enumerate(cards)]
             obs[p.name] = shown[::-1] if p.top_first else shown
         else:
             obs[p.name] = None
@@ -78,9 +79,9 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
         enc = f.kind.encode
         value = getattr(state, f.attr)
         if f.private:
-            obs[f.obs_key] = enc(value[me]) if me >= 0 else enc(f.kind.empty)
+            obs[f.obs_key] = enc(value[me], nt) if me >= 0 else enc(f.kind.empty, nt)
         else:
-            obs[f.obs_key] = enc(value)
+            obs[f.obs_key] = enc(value, nt)
     for r in game.ROLES:
         holder = getattr(state, r.attr)
         revealed = bool(getattr(state, r.revealed_attr))
@@ -133,7 +134,7 @@ def known_cards(state: TrickState, seat: int | None) -> int:
 
 def card_places(state: TrickState) -> dict[str, int]:
     """Where every card is now (a conservation check: each deck card in exactly one place)."""
-    places = {f"hands[{s}]": h for s, h in enumerate(state.hands)}
+    places = {str(Place.hand(s)): h for s, h in enumerate(state.hands)}
     for p in state.game.PILES:
         places[p.name] = sum(1 << c for c in getattr(state, p.name))
     places["trick"] = sum(1 << c for c in state.trick)

@@ -39,6 +39,7 @@ from torite.engine.kit import (
     SEEN_BY_ALL,
     Field,
     Pile,
+    Place,
     TrickGame,
     TrickState,
     word,
@@ -433,9 +434,9 @@ class GlapgosState(TrickState):
         return super().game_over() or (max(self.scores) >= self.target and self.scores[0] != self.scores[1])
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Each hand's cards everyone knows (faced cards taken; after the auction, all)."""
-        return [(f"hands[{s}]", m) for s, m in enumerate(self.shown) if m and s != seat]
+        return [(Place.hand(s), m) for s, m in enumerate(self.shown) if m and s != seat]
 
     def arrange(self, rng: Any) -> None:
         """A sampled world in the auction: an opponent that has bid already bid some card of

@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop (David Parlett), exactly as ``rules.en.md`` (and ``shared/rules/good-cop.md``)
+"""Good Cop, Bad Cop (David Parlett), exactly as ``rules.en.md``
 says, with its rulings C1–C6.
 
 A game on the kit (``torite.engine.kit``).  The two cards the dealer turns up are the pile
@@ -15,12 +15,25 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, card_str
+from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
 from torite.engine.base import OptionSpec
-from torite.engine.kit import INT, INTS, PLAY, REST, SEEN_BY_ALL, SUIT, Field, Pile, Role, TrickGame, TrickState, View
+from torite.engine.kit import (
+    INT,
+    INTS,
+    PLAY,
+    REST,
+    SEEN_BY_ALL,
+    SUIT,
+    Field,
+    Pile,
+    Place,
+    Role,
+    TrickGame,
+    TrickState,
+    View,
+)
 from torite.engine.trick import plain_winner
 
-SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
 TRUMP_MODE, WILD_MODE = "trump", "wild"
@@ -222,12 +235,12 @@ class GoodCopState(TrickState):
         return tuple(good), tuple(s for s in range(NUM_PLAYERS) if s not in good)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """With ``joker = trump`` a joker follows trumps: a player who did not follow a lead of
         trumps holds no joker."""
         if self.wild:
             return []
-        return [(f"hands[{s}]", JOKERS_MASK) for s in range(NUM_PLAYERS)
+        return [(Place.hand(s), JOKERS_MASK) for s in range(NUM_PLAYERS)
                 if self.voids[s] >> self.trump & 1]
 
 

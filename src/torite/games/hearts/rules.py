@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
+from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, OptionSpec, Result
-from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, TrickGame, TrickState, word
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 
 NUM_PLAYERS: Final = 4
@@ -48,7 +48,7 @@ ROTATION: Final = (1, 3, 2, 0)
 PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
 _CARD_OF_PASS: Final = {a: c for c, a in enumerate(PASS_ACTIONS)}
-CARD_TEXT: Final = tuple(card_str(c) for c in range(52))
+CARD_TEXT: Final = CARD_TEXTS[:52]
 
 
 def trick_winner_index(cards: list[int], led: int) -> int:
@@ -238,14 +238,14 @@ class HeartsState(TrickState):
         return [TOTAL_POINTS - p for p in pts]
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Everyone knows the seat to lead the first trick holds 2♣; after the exchange a seat
         knows the cards it passed are in the receiver's hand, until they are played."""
         if self.phase == PLAY and not self.history and not self.trick and seat != self.turn:
-            return [(f"hands[{self.turn}]", 1 << TWO_CLUBS), *self._passed_pins(seat)]
+            return [(Place.hand(self.turn), 1 << TWO_CLUBS), *self._passed_pins(seat)]
         return self._passed_pins(seat)
 
-    def _passed_pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def _passed_pins(self, seat: int | None) -> list[tuple[Place, int]]:
         if seat is None or not 0 <= seat < NUM_PLAYERS or self.phase == PASS or not self.passed[seat]:
             return []
         played = 0
@@ -256,7 +256,7 @@ class HeartsState(TrickState):
         left = self.passed[seat] & ~played
         if not left:
             return []
-        return [(f"hands[{(seat + self.pass_offset) % NUM_PLAYERS}]", left)]
+        return [(Place.hand((seat + self.pass_offset) % NUM_PLAYERS), left)]
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
         self.pass_offset = DIRECTIONS.index(obs["pass_direction"])

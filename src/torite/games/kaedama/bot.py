@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, SUITS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
-from torite.games.kaedama.rules import DECK_36, DECK_40, PASS, REPLACE, SUITS
+from torite.games.kaedama.rules import DECK_36, DECK_40, PASS, REPLACE
 
 _SUIT_OF = {s: i for i, s in enumerate(SUITS)}
 

@@ -1,4 +1,4 @@
-"""Kaedama Trick, exactly as ``rules.en.md`` (and ``shared/rules/kaedama-trick.md``) says.
+"""Kaedama Trick, exactly as ``rules.en.md`` says.
 
 A game on the kit (``torite.engine.kit``).  A decision is one action: ``play`` a card, then
 ``replace`` or ``pass`` in the kaedama phase (seats that may not replace are skipped).
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import card_str
+from torite.cards import SUITS, card_str
 from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
     BOOL,
@@ -30,6 +30,7 @@ from torite.engine.kit import (
     THE_CARD,
     Field,
     Pile,
+    Place,
     TrickGame,
     TrickSlot,
     TrickState,
@@ -39,7 +40,6 @@ from torite.engine.kit import (
 )
 from torite.engine.phases import Card, Phase, Word
 
-SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 3
 REPLACE: Final = Action("replace")
 PASS: Final = Action("pass")
@@ -298,17 +298,17 @@ class KaedamaState(TrickState):
         return len(self.round_scores) >= self.limit
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """What every seat knows of where the turned card is (``turned_card_at``)."""
         if self.turned_at == T_TOP:
-            return [("stock", 1 << self.turned)]
+            return [(Place("stock"), 1 << self.turned)]
         if self.turned_at == T_FACE_DOWN:
-            return [(f"trick[{self.turned_slot}]", 1 << self.turned)]
+            return [(Place("trick", self.turned_slot), 1 << self.turned)]
         return []
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         if self.turned_at == T_SHUFFLED:  # in the stock, or drawn face down: in no hand
-            return [(f"hands[{s}]", 1 << self.turned) for s in range(NUM_PLAYERS)]
+            return [(Place.hand(s), 1 << self.turned) for s in range(NUM_PLAYERS)]
         return []
 
     def arrange(self, rng: Any) -> None:

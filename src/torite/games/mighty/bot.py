@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, SUITS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 from torite.engine.phases import Contract
@@ -33,7 +33,6 @@ from torite.games.mighty.rules import (
     JOKER_BIT,
     NT,
     POINT_MASK,
-    SUITS,
     bid_rank,
     call_card_of,
     joker_has_power,

@@ -1,12 +1,13 @@
-"""Mighty (마이티), exactly as ``rules.en.md`` (and ``shared/rules/mighty.md``) says, with its
-rulings A1–A16 and the game's own rulings M1–M8.
+"""Mighty (마이티), exactly as ``rules.en.md`` says, with its rulings A1–A16 and the game's own
+rulings M1–M8.
 
 A game on the kit (``torite.engine.kit``) for five players and 53 cards (the joker is card 52,
-``JK1``; ``JK`` is read as it).  Each decision is one action: ``bid 15 H`` / ``bid 16 NT`` /
-``pass`` (and ``dealmiss`` with ``deal_miss=half_point``) in the election, ``discard 7C`` three
-times, ``contract 16 S`` (the final contract; naming the current one keeps it), ``friend AS`` /
-``friend first-trick`` / ``friend none``, ``play 10H``, ``suit H`` after leading the joker and
-``call`` / ``nocall`` after leading the joker-call card.
+written ``JK``; records of older versions wrote ``JK1``, which still reads as it).  Each
+decision is one action: ``bid 15 H`` / ``bid 16 NT`` / ``pass`` (and ``dealmiss`` with
+``deal_miss=half_point``) in the election, ``discard 7C`` three times, ``contract 16 S`` (the
+final contract; naming the current one keeps it), ``friend AS`` / ``friend first-trick`` /
+``friend none``, ``play 10H``, ``suit H`` after leading the joker and ``call`` / ``nocall`` after
+leading the joker-call card.
 
 Hidden information: the kitty is a pile nobody sees; the president takes it into hand and
 discards into the pile ``discards``, which only the president sees.  The friend is a
@@ -25,7 +26,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
+from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
 from torite.engine.base import Action, OptionError, OptionSpec
 from torite.engine.kit import (
     BOOL,
@@ -37,6 +38,7 @@ from torite.engine.kit import (
     SEAT_CARDS,
     Field,
     Pile,
+    Place,
     Role,
     TrickGame,
     TrickState,
@@ -50,7 +52,6 @@ from torite.engine.phases import DECK as ANY_CARD
 from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
 from torite.engine.trick import plain_winner
 
-SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 NUM_PLAYERS: Final = 5
 HAND: Final = 10
@@ -309,11 +310,9 @@ class Mighty(TrickGame):
                               "(joker_first_trick=no_power)")
 
     def parse_action(self, text: str) -> Action:
-        """The notation of the rules page: ``JK`` is the joker, ``first-trick`` and ``none`` are
-        read in any case."""
-        words = text.split()
-        words = ["JK1" if w.upper() == "JK" else w for w in words]
-        action = super().parse_action(" ".join(words))
+        """``first-trick`` and ``none`` are read in any case (``JK`` and the older ``JK1`` are the
+        joker, as everywhere)."""
+        action = super().parse_action(text)
         if action.kind == "friend" and action.arg.lower() in (FIRST_TRICK, NO_FRIEND):
             return Action("friend", action.cards, action.arg.lower())
         return action
@@ -354,14 +353,6 @@ class MightyState(TrickState):
         self.last_rule: str = opts["joker_last_trick"]
 
     # --------------------------------------------------------------- dealing
-    def check_deal(self, index: int, d: Mapping[str, Any]) -> None:
-        """An explicit deal may write the joker ``JK`` (the page's notation) as well as ``JK1``."""
-        if isinstance(d, dict):
-            for key in ("hands", "kitty"):
-                if key in d:
-                    d[key] = _jk(d[key])
-        super().check_deal(index, d)
-
     def next_dealer(self) -> int:
         """The previous deal's friend deals next, else its president (§4)."""
         return self.deals_next if self.deals_next >= 0 else super().next_dealer()
@@ -405,7 +396,7 @@ class MightyState(TrickState):
         self.counters["deal_miss"] += 1
         self.miss_shown = list(self.miss_shown)
         self.miss_shown[seat] |= hand
-        self.emit("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]})
+        self.emit("deal_miss", seat, {"cards": self.notation.cards(hand)})
         self._announce_redeal(seat, "deal_miss")
 
     def _announce_redeal(self, dealer: int, reason: str) -> None:
@@ -499,7 +490,7 @@ class MightyState(TrickState):
         for c in kitty:
             self.hands[seat] |= 1 << c
         self.kitty = []
-        self.emit("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat)
+        self.emit("kitty", seat, {"cards": [self._texts[c] for c in kitty]}, 1 << seat)
         self.phase = DISCARD
         self.turn = seat
 
@@ -511,7 +502,7 @@ class MightyState(TrickState):
         card = action.card
         self.hands[seat] &= ~(1 << card)
         self.discards.append(card)
-        self.emit("discard", seat, {"card": card_str(card)}, 1 << seat)
+        self.emit("discard", seat, {"card": self._texts[card]}, 1 << seat)
         if len(self.discards) == 3:
             self.emit("discarded", seat, {"count": 3})
             self.phase = CONTRACT
@@ -534,8 +525,8 @@ class MightyState(TrickState):
         self.void_exempt = 1 << self.mighty  # it may be played instead of following
         self.call_card = call_card_of(self.trump)
         self.emit("contract", seat, {"contract": action.arg, "changed": changed,
-                                                    "mighty": card_str(self.mighty),
-                                                    "call_card": card_str(self.call_card)})
+                                                    "mighty": self._texts[self.mighty],
+                                                    "call_card": self._texts[self.call_card]})
         self.phase = FRIEND
 
     # --------------------------------------------------------------- the friend
@@ -548,7 +539,7 @@ class MightyState(TrickState):
             self.friend_call, self.friend_card = CARD_FRIEND, card
             holder = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
             self.friend = -1 if holder == seat else holder  # held or discarded: a fake friend (A5)
-            self.emit("friend", seat, {"call": CARD_FRIEND, "card": card_str(card)})
+            self.emit("friend", seat, {"call": CARD_FRIEND, "card": self._texts[card]})
         else:
             self.friend_call = action.arg
             if action.arg == NO_FRIEND:
@@ -562,7 +553,7 @@ class MightyState(TrickState):
         friend = self.friend if self.friend >= 0 else None
         self.emit("friend_shown", self.friend, {
             "friend": friend, "president": self.president,
-            "card": card_str(self.friend_card) if self.friend_card >= 0 else None})
+            "card": self._texts[self.friend_card] if self.friend_card >= 0 else None})
 
     # --------------------------------------------------------------- the tricks
     def playable(self, seat: int) -> int:
@@ -603,7 +594,7 @@ class MightyState(TrickState):
 
     def _joker_played(self) -> bool:
         """Whether the joker has been played in an earlier trick (public)."""
-        text = card_str(JOKER)
+        text = self._texts[JOKER]
         return any(text in t["cards"] for t in self.history)
 
     def legal_suit(self, seat: int) -> list[Action]:
@@ -622,7 +613,7 @@ class MightyState(TrickState):
         self.called = action.kind == "call"
         if self.called:
             self.counters["joker_calls"] += 1
-        self.emit("joker_call", seat, {"call": self.called, "card": card_str(self.call_card)})
+        self.emit("joker_call", seat, {"call": self.called, "card": self._texts[self.call_card]})
         self.phase = PLAY
         self.advance()
 
@@ -697,22 +688,22 @@ class MightyState(TrickState):
         return side, tuple(s for s in range(self.n) if s not in side)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """What play shows: a seat that did not play the joker to a joker call holds none, and a
         president who led a trump to trick 1 held nothing but trumps and the joker (A14)."""
-        out: list[tuple[str, int]] = []
+        out: list[tuple[Place, int]] = []
         tricks: list[tuple[list[int], list[int], bool]] = [
             (t["seats"], [parse_card(x) for x in t["cards"]], t["called"]) for t in self.history]
         if self.trick:
             tricks.append((self.trick_seats, self.trick, self.called))
         for seats, cards, called in tricks:
             if called:
-                out.extend((f"hands[{s}]", JOKER_BIT) for s, c in zip(seats[1:], cards[1:]) if c != JOKER)
+                out.extend((Place.hand(s), JOKER_BIT) for s, c in zip(seats[1:], cards[1:]) if c != JOKER)
         if tricks and self.trump >= 0 and self.president is not None:
             lead = tricks[0][1][0]
             if lead < 52 and lead // 13 == self.trump:
                 others = sum(SUIT_MASKS[s] for s in range(4) if s != self.trump)
-                out.append((f"hands[{self.president}]", others))
+                out.append((Place.hand(self.president), others))
         return out
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
@@ -722,15 +713,6 @@ class MightyState(TrickState):
         """A sampled world in which the president holds the friend card has no friend (A5)."""
         if self.friend == self.president:
             self.friend = -1
-
-
-def _jk(value: Any) -> Any:
-    """``JK`` as ``JK1`` in a card list (or a list of them, or a text of cards)."""
-    if isinstance(value, str):
-        return " ".join("JK1" if w.upper() == "JK" else w for w in value.replace(",", " ").split())
-    if isinstance(value, list):
-        return [_jk(v) for v in value]
-    return value
 
 
 def _bits(mask: int) -> list[int]:

@@ -1,4 +1,4 @@
-"""Seconds (David Parlett), exactly as ``rules.en.md`` (and ``shared/rules/seconds.md``) says.
+"""Seconds (David Parlett), exactly as ``rules.en.md`` says.
 
 A game on the kit (``torite.engine.kit``).  Four players, 13 cards each, no trumps; the only
 decision is ``play`` a card.  What changes from deal to deal is the *arrangement* (who is whose

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, iter_bits, parse_card
+from torite.cards import SUIT_MASKS, SUITS, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
-from torite.games.trick_of_the_dead.rules import SUITS, winning_index
+from torite.games.trick_of_the_dead.rules import winning_index
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 

@@ -1,4 +1,4 @@
-"""Trick of the Dead, exactly as ``rules.en.md`` (and ``shared/rules/trick-of-the-dead.md``) says.
+"""Trick of the Dead, exactly as ``rules.en.md`` says.
 
 On the kit (``torite.engine.kit``), which deals and shows the hands and the graveyard (a list,
 its last item on top) as declared below.  A decision is one action: ``bury`` (two cards, all
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Final
 
-from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
+from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
     BOOL,
@@ -25,6 +25,7 @@ from torite.engine.kit import (
     SUIT,
     Field,
     Pile,
+    Place,
     TrickGame,
     TrickSlot,
     TrickState,
@@ -34,7 +35,6 @@ from torite.engine.kit import (
 )
 from torite.engine.phases import Card, Cards, Phase, suit_choice
 
-SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
 CLUB_MASK: Final = SUIT_MASKS[CLUBS]
@@ -42,7 +42,7 @@ DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
 CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
-CARD_TEXT: Final = tuple(card_str(c) for c in range(54))
+CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
 BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
@@ -330,10 +330,10 @@ class TrickOfTheDeadState(TrickState):
         return super().game_over() or (top >= self.target and self.scores.count(top) == 1)  # ruling F1
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Zombies are public (ruling Z1); a seat's own buried cards that have not risen lie in
         the graveyard, wherever the shuffle put them."""
-        out = [(f"hands[{s}]", z) for s, z in enumerate(self.zombies) if z]
+        out = [(Place.hand(s), z) for s, z in enumerate(self.zombies) if z]
         if seat is not None and 0 <= seat < self.n and not self.grave_public:
             elsewhere = self.hands[seat] | sum(self.zombies) | sum(1 << c for c in self.trick)
             for t in self.history:
@@ -341,7 +341,7 @@ class TrickOfTheDeadState(TrickState):
                     elsewhere |= 1 << parse_card(c)
             mine = self.buried[seat] & ~elsewhere
             if mine:
-                out.append(("graveyard", mine))
+                out.append((Place("graveyard"), mine))
         return out
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, iter_bits, mask_of_texts
+from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 
@@ -149,9 +149,9 @@ class UmbridgeBot(Bot):
         unseen = DECK & ~hand & ~dummy & ~played & ~mask_of_texts(obs["discarded"])
         void = 0
         for s in obs["voids"][opp]:
-            void |= SUIT_MASKS["CDHS".index(s)]
+            void |= SUIT_MASKS[SUITS.index(s)]
         opp_cards = unseen & ~void
-        trump = "CDHS".index(obs["trump"]) if obs["trump"] else -1
+        trump = SUITS.index(obs["trump"]) if obs["trump"] else -1
         steps = trick_order(obs["leader"], obs["dealer"])
         k = len(trick)
         controller: int = obs["dummy_by"]

@@ -1,5 +1,5 @@
 """Umbridge (David Parlett): two-player bridge with a shared dummy, exactly as ``rules.en.md``
-(and ``shared/rules/umbridge.md``) says, with its rulings U1–U13.
+says, with its rulings U1–U13.
 
 A game on the kit (``torite.engine.kit``) with two seats; the spare hands are piles: ``dummy``
 (hidden until the auction ends, then public), ``bridge`` (face down, drawn from its top) and
@@ -35,6 +35,7 @@ from torite.engine.kit import (
     SUIT,
     Field,
     Pile,
+    Place,
     TrickGame,
     TrickSlot,
     TrickState,
@@ -642,17 +643,17 @@ class UmbridgeState(TrickState):
         return max(self.games) >= 2 or bool(self.deal_limit and played >= self.deal_limit)
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """A seat knows its own discards lie face down among the discards."""
         if seat is None or not 0 <= seat < 2 or not self.discarded[seat]:
             return []
-        return [("discards", self.discarded[seat])]
+        return [(Place("discards"), self.discarded[seat])]
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """A seat that took umbrage knows its old hand went among the spares, so the other
         player holds none of it, as long as that player has drawn nothing from the bridge."""
         if self.given_up[seat] and not self.drawn[1 - seat]:
-            return [(f"hands[{1 - seat}]", self.given_up[seat])]
+            return [(Place.hand(1 - seat), self.given_up[seat])]
         return []
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
