@@ -12,16 +12,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
 
 from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Result, State
-from torite.engine.kit import views
-from torite.engine.kit.declarations import OVER, PLAY, Pile, Place, card_list
+from torite.engine.kit import deals, views
+from torite.engine.kit.declarations import OVER, PLAY, Pile, Place
 from torite.engine.kit.tables import (
     BELOW_SUIT,
-    BIT,
     CARD_OF_PLAY,
     SEATS_OF,
     Notation,
     make_event,
-    shuffle,
 )
 from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
 
@@ -307,33 +305,8 @@ class TrickState(State):
     # ------------------------------------------------------------------ deals
     def check_deal(self, index: int, d: Mapping[str, Any]) -> None:
         """Refuse a malformed explicit deal with a ValueError naming what is wrong."""
-        game = self.game
-        n, size = self.n, game.hand_size
-        piles = game.dealt_piles()
-        where = f"bad deal {index}"
-        allowed = ["hands", *(p.name for p, _ in piles), *game.DEAL_EXTRAS]
-        extra = sorted(set(d) - set(allowed))
-        if extra:
-            raise ValueError(f"{where}: unknown key(s) {', '.join(extra)} (keys: {', '.join(allowed)})")
-        names = " and ".join(["'hands'", *(repr(p.name) for p, _ in piles)])
-        shape = "; ".join([f"{names} as card lists: {n} hands of {size} cards",
-                           *(f"{p.name}: {k} cards, top first" for p, k in piles)])
-        whole = " and the ".join(["hands", *(p.name for p, _ in piles)])
-        once = f"the {whole} must hold each of the {len(game.deck)} cards once"
-        try:
-            hands = [card_list(h) for h in d["hands"]]
-            dealt = {p.name: card_list(d[p.name]) for p, _ in piles}
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"{where}: needs {shape} ({e})") from None
-        if len(hands) != n or any(len(h) != size for h in hands):
-            raise ValueError(f"{where}: needs {n} hands of {size} cards")
-        for p, k in piles:
-            if len(dealt[p.name]) != k:
-                raise ValueError(f"{where}: the {p.name} needs {k} cards, got {len(dealt[p.name])} ({once})")
-        everything = [c for h in hands for c in h] + [c for p, _ in piles for c in dealt[p.name]]
-        if sorted(everything) != sorted(game.deck):
-            raise ValueError(f"{where}: {once}")
-        self.check_deal_extras(where, d, hands, dealt)
+        hands, dealt = deals.check(self.game, index, d)
+        self.check_deal_extras(f"bad deal {index}", d, hands, dealt)
 
     # ------------------------------------------------------------------ round flow
     def start_round(self) -> None:
@@ -367,37 +340,10 @@ class TrickState(State):
     def _deal(self) -> Mapping[str, Any] | None:
         """Deal the hands and the dealt piles (again while ``void_deal`` throws a deal in), then
         show each seat its hand."""
-        game, n = self.game, self.n
-        size = game.hand_size
-        piles = game.dealt_piles()
-        while True:
-            deal = self.deals[self.attempts] if self.attempts < len(self.deals) else None
-            self.attempts += 1
-            for p in game.PILES:
-                setattr(self, p.name, [])
-                if p.face_down:
-                    setattr(self, p.face_down, [])
-            if deal is not None:
-                hands = [sum(1 << c for c in card_list(h)) for h in deal["hands"]]
-                for p, _ in piles:
-                    setattr(self, p.name, card_list(deal[p.name])[::-1])  # listed top first
-            else:
-                deck = list(game.deck)
-                shuffle(self.rng, deck)
-                hands = [sum(map(BIT.__getitem__, deck[i * size:(i + 1) * size])) for i in range(n)]
-                at = n * size
-                for p, k in piles:
-                    setattr(self, p.name, deck[at:at + k])
-                    at += k
-            if not self.void_deal(hands):
-                break
-        for p, _ in piles:
-            if p.face_down:
-                setattr(self, p.face_down, [False] * len(getattr(self, p.name)))
-        self.hands = hands
-        later = self._later
-        for s in range(n):
-            later.append(("deal", s, {"cards": self.notation.cards(hands[s])}, 1 << s))
+        deal = deals.deal(self)
+        later, cards = self._later, self.notation.cards
+        for s, hand in enumerate(self.hands):
+            later.append(("deal", s, {"cards": cards(hand)}, 1 << s))
         return deal
 
     def _clear_trick(self) -> None:

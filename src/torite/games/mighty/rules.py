@@ -51,6 +51,7 @@ from torite.engine.kit import SUIT as SUIT_KIND
 from torite.engine.phases import DECK as ANY_CARD
 from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
 from torite.engine.trick import plain_winner
+from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payments
 
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 NUM_PLAYERS: Final = 5
@@ -65,7 +66,6 @@ ACE_DIAMONDS: Final = DIAMONDS * 13 + 12
 ACE_CLUBS: Final = CLUBS * 13 + 12
 THREE_CLUBS: Final = CLUBS * 13 + 1
 THREE_SPADES: Final = SPADES * 13 + 1
-MIN_BID: Final = 13  # M of the scoring formula
 MAX_BID: Final = 20
 DENOMS: Final = ("C", "D", "H", "S", "NT")
 NT: Final = "NT"
@@ -168,49 +168,6 @@ def winning_index(cards: Sequence[int], led: int, trump: int, mighty: int, joker
     if joker_power and JOKER in cards:
         return cards.index(JOKER)
     return plain_winner(cards, led, trump)
-
-
-def base_amount(contract: int, party: int, formula: str = "pagat") -> int:
-    """S before the multipliers (§9): made ``2·(B−M) + (P−B)`` (or the option's formula), failed
-    ``B − P``.  M is 13, or the contract itself for a contract of 12 (ruling M2)."""
-    m = min(MIN_BID, contract)
-    if party < contract:
-        return contract - party
-    if formula == "P-10":
-        return party - 10
-    if formula == "P-M":
-        return party - m
-    if formula == "P-M+1":
-        return party - m + 1
-    return 2 * (contract - m) + (party - contract)
-
-
-def multipliers(contract: int, party: int, no_trump: bool, no_friend: bool) -> list[str]:
-    """The doublings that apply (§9): no-trump, no friend declared, run, back run."""
-    made = party >= contract
-    out = []
-    if no_trump:
-        out.append("no_trump")
-    if no_friend:
-        out.append("no_friend")
-    if made and party == 20:
-        out.append("run")
-    if not made and party <= 9:
-        out.append("back_run")
-    return out
-
-
-def payments(n: int, president: int, friend: int, amount: int, made: bool, lone_share: int = 4) -> list[int]:
-    """Each seat's score for a deal (§9, A5, A6): with a friend ±2S, ±S and ∓S for each of
-    the three others; alone ±``lone_share``·S and ∓S for each of the four others."""
-    sign = 1 if made else -1
-    out = [-sign * amount] * n
-    if friend >= 0 and friend != president:
-        out[president] = 2 * sign * amount
-        out[friend] = sign * amount
-    else:
-        out[president] = lone_share * sign * amount
-    return out
 
 
 def mighty_phases(low: int, deal_miss: bool) -> tuple[Phase, ...]:
