@@ -22,6 +22,7 @@ from torite.games.good_cop.rules import (
     suits_from_turned,
     winning_index,
 )
+from torite.testing import why
 
 from .helpers import deal, finish_deal, holder, legal, play, start
 
@@ -144,6 +145,7 @@ def test_a_player_who_can_follow_suit_must() -> None:
     assert "5D" not in legal(state) and "AS" in legal(state)
     with pytest.raises(IllegalAction, match="must follow"):
         state.apply_text(1, "play 5D")
+    assert why(state, "5D") == "follow"
 
 
 def test_a_player_who_cannot_follow_may_play_any_card() -> None:
@@ -185,7 +187,7 @@ def test_the_first_of_two_jokers_wins_and_a_joker_beats_the_ace_of_trumps() -> N
 def test_ruling_c1_a_joker_follows_trumps_and_one_with_no_other_trump_must_play_it() -> None:
     state = start(HC, {0: "AH", 1: "JK1 2S"}, voids={1: "H"})
     play(state, "AH")
-    assert legal(state) == {"JK1"}
+    assert legal(state) == {"JK1"} and why(state, "2S") == "follow_trump"
 
 
 def test_ruling_c1_with_trumps_led_a_joker_or_any_trump_may_follow() -> None:
@@ -200,6 +202,7 @@ def test_ruling_c1_a_player_holding_the_plain_suit_led_may_not_play_a_joker() ->
     assert "JK1" not in legal(state)
     with pytest.raises(IllegalAction):
         state.apply_text(1, "play JK1")
+    assert why(state, "JK1") == "joker_is_trump" and why(state, "5S") is None
 
 
 def test_ruling_c1_a_led_joker_is_a_lead_of_trumps() -> None:

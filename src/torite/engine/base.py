@@ -25,8 +25,22 @@ if TYPE_CHECKING:
 ALL_SEATS = -1  # visibility mask meaning "every seat and spectators"
 
 
+class Refusal(NamedTuple):
+    """Why an action may not be made now: the rule that forbids it (a key of the labels'
+    ``reasons``, which say it in each language) and what the rule names (``{"suit": "H"}``).
+    It comes from the rules module, so every face explains a refused card the same way."""
+
+    rule: str
+    data: Mapping[str, Any] = {}
+
+
 class IllegalAction(ValueError):
-    """An action refused by the rules; the state is left exactly as it was."""
+    """An action refused by the rules; the state is left exactly as it was.  ``refusal`` says
+    which rule refused it, for a face to say why in the player's language."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class OptionError(ValueError):
@@ -370,6 +384,10 @@ class State(ABC):
 
     def card_places(self) -> dict[str, int]:
         """Where every card is now (place name -> card mask): each deck card in exactly one."""
+        raise NotImplementedError
+
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
+        """Why ``seat`` may not make ``action`` now, or None when it may."""
         raise NotImplementedError
 
     def apply_text(self, seat: int, text: str) -> Action:

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, OptionSpec, Refusal
 from torite.engine.kit import (
     CARD,
     CARD_TEXTS,
@@ -378,6 +378,23 @@ class GlapgosState(TrickState):
     def legal_playoff(self, seat: int) -> list[Action]:
         size, rank = self._climb_to_beat()
         return climb_legal(self.hands[seat], size, rank)
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The play-off (§7): a lead is any set of one rank; a reply is as many cards of a higher
+        rank, or a pass; a lead cannot be passed."""
+        if self.phase != PLAYOFF:
+            return super().choice_refusal(seat, action)
+        size = self._climb_to_beat()[0]
+        if action.kind == "pass":
+            return Refusal("lead_no_pass")
+        cards = action.cards
+        if cards and not cards & ~self.hands[seat] and cards & ~RANK_MASKS[(cards.bit_length() - 1) % 13]:
+            return Refusal("one_rank")
+        if size and cards.bit_count() != size:
+            return Refusal("climb_count", {"count": size})
+        if size:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
+        return super().choice_refusal(seat, action)
 
     def is_legal_playoff(self, seat: int, action: Action) -> bool:
         cards = action.cards

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
-from torite.engine.base import OptionSpec
+from torite.engine.base import OptionSpec, Refusal
 from torite.engine.kit import (
     INT,
     INTS,
@@ -195,6 +195,16 @@ class GoodCopState(TrickState):
             data["good"] = good[0]
             data["partner"] = good[1] if len(good) > 1 else None
         return data
+
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """With ``joker=trump`` a joker belongs to the trump suit (§5): it follows a lead of
+        trumps and may not be played to a plain suit the hand holds."""
+        led = self.led
+        if card >= 52 and not self.wild and led >= 0 and led != self.trump:
+            return Refusal("joker_is_trump", {"suit": SUITS[led], "trump": SUITS[self.trump]})
+        if led >= 0 and led == self.trump and not self.wild:
+            return Refusal("follow_trump", {"suit": SUITS[led]})
+        return super().play_refusal(seat, card)
 
     def trick_winner(self) -> int:
         return winning_index(self.trick, self.led, self.trump)

@@ -26,7 +26,7 @@ from functools import cache
 from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, OptionSpec, Result
+from torite.engine.base import Action, OptionSpec, Refusal, Result
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 
@@ -202,6 +202,18 @@ class HeartsState(TrickState):
         if not self.broken and hand & ~HEARTS_MASK:
             return hand & ~HEARTS_MASK
         return hand
+
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The opening lead is the 2♣; no heart or Q♠ on the first trick while the hand has
+        anything else; no heart led before hearts are broken unless the hand holds only hearts."""
+        hand = self.hands[seat]
+        if self.trick:
+            if hand & SUIT_MASKS[self.led]:
+                return super().play_refusal(seat, card)
+            return Refusal("no_points_first_trick")
+        if not self.history:
+            return Refusal("lead_two_clubs")
+        return Refusal("hearts_not_broken")
 
     def trick_winner(self) -> int:
         return trick_winner_index(self.trick, self.led)

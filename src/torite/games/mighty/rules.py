@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
-from torite.engine.base import Action, OptionError, OptionSpec
+from torite.engine.base import Action, OptionError, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -535,6 +535,39 @@ class MightyState(TrickState):
             free &= ~JOKER_BIT
         follow = hand & SUIT_MASKS[self.led] if self.led >= 0 else 0
         return follow | free if follow else hand
+
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The restrictions ``playable`` applies, each by its rule (A7, A14, M5, the joker call)."""
+        hand = self.hands[seat]
+        trick_no = len(self.history)
+        if trick_no == 8 and self.last_rule == "forbidden" and hand & JOKER_BIT:
+            return Refusal("joker_before_last_trick")  # M5: it may not be kept for trick 10
+        if not self.trick and trick_no == 0:
+            if card == JOKER:
+                return Refusal("joker_leads_first_trick")  # A7
+            return Refusal("trump_leads_first_trick", {"suit": SUITS[self.trump]})  # A14
+        if self.called and hand & JOKER_BIT:
+            return Refusal("joker_called", {"card": self._texts[self.call_card]})
+        if card == JOKER and trick_no == 0 and self.first_rule == "forbidden":
+            return Refusal("joker_first_trick_forbidden")
+        return super().play_refusal(seat, card)
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """A bid must beat the highest (no-trump beats the same number in a suit) and start from
+        the minimum; the final contract may not go below the bid plus the cost of a change."""
+        try:
+            bid = Contract.parse(action.arg)
+        except ValueError:
+            return super().choice_refusal(seat, action)
+        if self.phase == BID and action.kind == "bid":
+            if self.high_bid is not None and bid_rank(*bid) <= bid_rank(*self.high_bid):
+                return Refusal("bid_higher", {"contract": str(self.high_bid)})
+            return Refusal("bid_minimum", {"minimum": self.minimum})
+        if self.phase == CONTRACT and action.kind == "contract" and self.contract is not None:
+            cost = change_cost(self.contract.denomination, bid.denomination)
+            return Refusal("contract_at_least", {"contract": str(self.contract),
+                                                 "level": self.contract.level + cost, "cost": cost})
+        return super().choice_refusal(seat, action)
 
     def after_play(self, seat: int, card: int) -> bool:
         if self.friend_call == CARD_FRIEND and card == self.friend_card:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import Action, OptionError, OptionSpec
+from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
+from torite.engine.base import Action, OptionError, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -542,6 +542,30 @@ class UmbridgeState(TrickState):
         else:
             self.phase = PLAY
             self.turn = step
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The auction's rules (§5: a bid beats the last; after a draw the last bidder must
+        repeat or raise; a double of the other's bid, a redouble of one's own doubled bid, and
+        nothing but a pass after a redouble), the exchange's limit (U13), following suit from the
+        dummy."""
+        kind = action.kind
+        if self.phase == AUCTION:
+            if self.auction and self.auction[-1][1] == "redouble":
+                return Refusal("pass_after_redouble")
+            if self.must_bid and kind in ("pass", "double", "redouble"):
+                return Refusal("must_bid", {"contract": str(self.contract)})
+            if kind == "bid" and self.contract is not None:
+                return Refusal("bid_higher", {"contract": str(self.contract)})
+            if kind == "double":
+                return Refusal("double_own" if seat == self.declarer else
+                               "no_bid_to_double" if self.contract is None else "doubled_once")
+            if kind == "redouble":
+                return Refusal("redouble_own_doubled")
+        if self.phase == EXCHANGE and kind == "discard":
+            return Refusal("discard_limit", {"limit": self.exchange_limit})
+        if self.phase == DUMMY and kind == "play" and self.led >= 0 and self.dummy_mask() & SUIT_MASKS[self.led]:
+            return Refusal("follow", {"suit": SUITS[self.led]})
+        return super().choice_refusal(seat, action)
 
     def legal_dummy(self, seat: int) -> list[Action]:
         return play_actions(follow(self.dummy_mask(), self.led))
