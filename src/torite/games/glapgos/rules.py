@@ -45,6 +45,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Card, Cards, Choice, Phase, Word
+from torite.engine.summary import row, summary
 from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
@@ -445,7 +446,9 @@ class GlapgosState(TrickState):
             bonus[self.bonus_seat] = self.bonus_points
         tricks = odd_trick_points(self.tricks_won)
         playoff = [self.round_points[s] - self.meld_points[s] - tricks[s] - bonus[s] for s in range(NUM_PLAYERS)]
-        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus}
+        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus,
+                "summary": summary([row("melds", self.meld_points), row("tricks", tricks), row("playoff", playoff),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return super().game_over() or (max(self.scores) >= self.target and self.scores[0] != self.scores[1])

@@ -32,6 +32,7 @@ from torite.engine.kit import (
     TrickState,
     View,
 )
+from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 
 NUM_PLAYERS: Final = 4
@@ -230,8 +231,18 @@ class GoodCopState(TrickState):
         lone = len(good) == 1
         self.counters["lone_good_cop"] += lone
         self.counters["good_team_wins"] += scores[good[0]] > scores[bad[0]]
+        steps = []
+        for s in range(NUM_PLAYERS):
+            team = good if s in good else bad
+            seat_steps = [step("team_net", sum(nets[t] for t in team), "=")]
+            if lone and s in good:
+                seat_steps.append(step("lone_factor", self.lone_factor))
+            steps.append(seat_steps)
         return {"tricks": list(self.tricks_won), "penalty_cards": list(self.penalties), "nets": nets,
-                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor}
+                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor,
+                "summary": summary([row("tricks", self.tricks_won, adds=False),
+                                    row("penalty_cards", self.penalties, adds=False),
+                                    row("nets", nets, adds=False)], steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

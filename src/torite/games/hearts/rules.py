@@ -29,6 +29,7 @@ from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_te
 from torite.engine.base import Action, OptionSpec, Refusal, Result
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
+from torite.engine.summary import row, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -226,12 +227,22 @@ class HeartsState(TrickState):
 
     def score_round(self) -> dict[str, Any]:
         pts = self.round_points
+        before = list(pts)
         moon = pts.index(TOTAL_POINTS) if TOTAL_POINTS in pts else None
         if moon is not None:
             for s in range(NUM_PLAYERS):
                 pts[s] = 0 if s == moon else TOTAL_POINTS
             self.counters["moons"] += 1
-        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts]}
+        queens = [1 if before[s] >= 13 and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
+        hearts = [before[s] - 13 * queens[s] for s in range(NUM_PLAYERS)]
+        rows = [row("hearts", hearts, count=hearts, per=1),
+                row("queen", [13 * q for q in queens], count=queens, per=13)]
+        if moon is not None:
+            rows.append(row("moon", [pts[s] - before[s] for s in range(NUM_PLAYERS)]))
+        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts], "summary": summary(rows)}
+
+    def _took_queen(self, seat: int) -> bool:
+        return any(t["winner"] == seat and CARD_TEXT[QUEEN_SPADES] in t["cards"] for t in self.history)
 
     def game_over(self) -> bool:
         if super().game_over() or not self.target:

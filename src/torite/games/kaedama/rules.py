@@ -39,6 +39,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Card, Phase, Word
+from torite.engine.summary import row, summary
 
 NUM_PLAYERS: Final = 3
 REPLACE: Final = Action("replace")
@@ -292,7 +293,10 @@ class KaedamaState(TrickState):
         bonus = round_bonus(self.tricks_won, self.reversals)
         for s in range(NUM_PLAYERS):
             self.round_points[s] += bonus[s]
-        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus}
+        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus,
+                "summary": summary([row("tricks", self.tricks_won, count=self.tricks_won, per=1),
+                                    row("reversals", self.reversals, count=self.reversals, per=1),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

@@ -50,6 +50,7 @@ from torite.engine.kit import CONTRACT as CONTRACT_KIND
 from torite.engine.kit import SUIT as SUIT_KIND
 from torite.engine.phases import DECK as ANY_CARD
 from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
+from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payments
 
@@ -662,10 +663,20 @@ class MightyState(TrickState):
         c["president_points"] += pay[self.president]
         self.prev_president = self.president
         self.deals_next = side[-1]
+        sign = 1 if made else -1
+        steps = []
+        for s in range(self.n):
+            share = (opts["lone_share"] if len(side) == 1 else 2) if s == self.president \
+                else 1 if s in side else -1
+            steps.append([step("base", base, "="), *(step(m, 2) for m in mults),
+                          step("share", share * sign)])
+        rows = [row("points_taken", self.points_taken, adds=False)]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
-                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
+                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1,
+                "formula": opts["score_formula"], "minimum": min(MIN_BID, number),
+                "summary": summary(rows, steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

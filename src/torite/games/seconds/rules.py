@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from torite.engine.base import OptionSpec, Result
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
+from torite.engine.summary import row, step, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -210,7 +211,21 @@ class SecondsState(TrickState):
         for s in range(NUM_PLAYERS):
             self.round_points[s] += points[s]
         self.counters[f"points_deal_{kind}"] += sum(points)
-        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates)}
+        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates),
+                "summary": summary([row("tricks", self.tricks_won, adds=False)],
+                                   [self._steps(kind, s) for s in range(NUM_PLAYERS)])}
+
+    def _steps(self, kind: int, seat: int) -> list[dict[str, Any]]:
+        """A seat's calculation for a deal of ``kind`` (§4): its tricks times its partner's or
+        half-partner's, its tricks squared, 13 less its tricks, or the exact-3 points."""
+        t = self.tricks_won[seat]
+        if kind <= 5:
+            return [step("tricks", t, "="), step("mate_tricks", self.tricks_won[self.mates[seat]])]
+        if kind == 6:
+            return [step("tricks", t, "="), step("tricks", t)]
+        if kind == 7:
+            return [step("hand", HAND, "="), step("tricks", t, "-")]
+        return [step("exact3", self.exact3 if t == 3 else 0, "=")]
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
         """The reader's own partner or half-partner (``your_mate``: whose tricks multiply its

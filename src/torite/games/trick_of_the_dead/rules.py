@@ -34,6 +34,7 @@ from torite.engine.kit import (
     shuffle,
 )
 from torite.engine.phases import Card, Cards, Phase, suit_choice
+from torite.engine.summary import row, summary
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
@@ -323,7 +324,16 @@ class TrickOfTheDeadState(TrickState):
         for s in range(n):
             self.round_points[s] += rows["hearts"][s]
             self.counters["survival_points"] += rows["hearts"][s]
-        return rows
+        held = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
+        return {**rows, "summary": summary([
+            row("tricks", rows["tricks"], adds=False),
+            row("diamonds", rows["diamonds"]),
+            row("clubs", rows["clubs"], count=[(m & CLUB_MASK).bit_count() for m in taken], per=pts[0]),
+            row("hearts_taken", rows["hearts_taken"], count=rows["hearts_taken"], per=1),
+            row("joker_bonus", joker, count=[j // 5 for j in joker], per=5),
+            row("zombie_bonus", rows["zombie_bonus"]),
+            row("hearts", rows["hearts"], count=held, per=self.survival_bonus),
+        ])}
 
     def game_over(self) -> bool:
         top = max(self.scores)

@@ -45,6 +45,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.summary import row, summary
 from torite.engine.trick import plain_winner, play_actions
 from torite.games.umbridge.scoring import (
     DENOMS,
@@ -596,7 +597,9 @@ class UmbridgeState(TrickState):
         counters = self.counters
         if self.contract is None:
             counters["passed_out"] += 1
-            return {"contract": None, **self.unfinished()}
+            end = self.unfinished()
+            return {"contract": None, **end, "summary": summary(
+                [row("unfinished", end["unfinished"])] if "unfinished" in end else [])}
         assert self.declarer is not None
         declarer, defender = self.declarer, 1 - self.declarer
         level, denom = self.contract
@@ -639,11 +642,25 @@ class UmbridgeState(TrickState):
         counters["made"] += cs.made
         counters["umbrage"] += sum(self.umbrage)
         counters["bridge_draws"] += sum(self.drawn)
+        end = self.unfinished()
+
+        def by_side(to_declarer: int, to_defender: int = 0) -> list[int]:
+            out = [0, 0]
+            out[declarer], out[defender] = to_declarer, to_defender
+            return out
+
+        rows = [row("tricks", by_side(tricks, 13 - tricks), adds=False),
+                row("contract", by_side(cs.below)), row("overtricks", by_side(cs.overtricks)),
+                row("insult", by_side(cs.insult)), row("slam", by_side(cs.slam)),
+                row("undertricks", by_side(0, cs.undertricks)), row("honours", honours),
+                row("bonus", bonus)]
+        if "unfinished" in end:
+            rows.append(row("unfinished", end["unfinished"]))
         return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
                 "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
                 "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
                 "vulnerable": list(vul), "game_won": game_won,
-                "bonus": bonus, **self.unfinished()}
+                "bonus": bonus, **end, "summary": summary(rows)}
 
     def unfinished(self) -> dict[str, Any]:
         """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""
