@@ -27,6 +27,8 @@ CONTRACT = re.compile(r"(?<![A-Za-z0-9])\d+ (?:NT|[CDHS])(?![A-Za-z0-9])")
 LONE_SUIT = re.compile(r"(?<![A-Za-z0-9.'’_-])[CDHS](?![A-Za-z0-9.'’_-])(?!\s*[=×])")
 RAW = re.compile(r"\[\s*(?:-?\d|None|True|False|')|\{'|\bNone\b")
 SNAKE = re.compile(r"(?<![A-Za-z0-9])[a-z]+_[a-z0-9_]+(?![A-Za-z0-9])")
+#: Korean "나" (the reader) with a particle in both forms: the template lacks its "you" form
+KO_ME = re.compile(r"(?<![가-힣])나(?:이\(가\)|을\(를\)|은\(는\)|과\(와\)|\(으\)로)")
 SUITS = frozenset("CDHS")
 
 
@@ -75,6 +77,12 @@ def rich_problems(rich: Sequence[Any] | None, lab: Labels, ids: frozenset[str]) 
                 if m:
                     out.append(f"{what} {m.group(0)!r} in the {'spoken' if spoken else 'plain'} text")
     return out
+
+
+def korean_me(text: str) -> list[str]:
+    """The reader's 나 with a particle in both forms ("나이(가)"): its template needs a "you" form."""
+    m = KO_ME.search(text)
+    return [f"{m.group(0)!r} (give the text a 'you' form: 내가, 나를, 나는)"] if m else []
 
 
 @dataclass
@@ -176,4 +184,7 @@ def problems(s: Sample) -> list[str]:
         for where, rich in texts(s, lab):
             for p in rich_problems(rich, lab, ids):
                 out[f"{s.game.id} [{lang}] {where}: {p} in {lab.text(rich)!r}"] = None
+            if lang == "ko":
+                for p in korean_me(lab.text(rich)):
+                    out[f"{s.game.id} [ko] {where}: {p} in {lab.text(rich)!r}"] = None
     return list(out)

@@ -128,7 +128,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import babel
 
-from torite.cards import card_str, iter_bits
+from torite.cards import RANK_CHARS, card_str, iter_bits
 
 if TYPE_CHECKING:
     from torite.engine.base import Action, Event, Game
@@ -538,9 +538,12 @@ def plural_categories(lang: str, *, ordinal: bool = False) -> frozenset[str]:
 
 def _split_card(card: str) -> tuple[str, str]:
     """A card text's rank and suit letter (a joker is not split)."""
-    if not isinstance(card, str) or len(card) < 2 or card[-1] not in SUIT_SYMBOLS:
+    if not isinstance(card, str) or card[-1:] not in SUIT_SYMBOLS or card[:-1] not in _RANKS:
         raise LabelError(f"not a card: {card!r}")
     return card[:-1], card[-1]
+
+
+_RANKS: Final = frozenset(RANK_CHARS.values())
 
 
 class _Context:

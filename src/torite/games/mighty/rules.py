@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
-from torite.engine.base import Action, Event, OptionError, OptionSpec
+from torite.engine.base import Action, Event, OptionConflict, OptionSpec
 from torite.engine.kit import NOBODY, PLAY, Field, Pile, Role, TrickGame, TrickState, card_list
 
 SUITS: Final = "CDHS"
@@ -277,8 +277,9 @@ class Mighty(TrickGame):
 
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
-            raise OptionError("mighty: joker_call_first_trick needs the joker playable in trick 1 "
-                              "(joker_first_trick=no_power)")
+            raise OptionConflict("mighty: joker_call_first_trick needs the joker playable in trick 1 "
+                                 "(joker_first_trick=no_power)",
+                                 {"joker_call_first_trick": True, "joker_first_trick": "forbidden"})
 
     def parse_action(self, text: str) -> Action:
         """The notation of the rules page: ``JK`` is the joker, ``first-trick`` and ``none`` are

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import ALL_SEATS, Action, Event, OptionError, OptionSpec
+from torite.engine.base import ALL_SEATS, Action, Event, OptionConflict, OptionSpec
 from torite.engine.kit import PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
 from torite.engine.trick import play_actions
 from torite.games.umbridge.scoring import (
@@ -193,7 +193,8 @@ class Umbridge(TrickGame):
     def _check_options(self) -> None:
         super()._check_options()
         if self.options["scoring"] == CHICAGO and self.options["honours"]:
-            raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
+            raise OptionConflict("honours are scored at rubber scoring only (scoring=rubber)",
+                                 {"honours": True, "scoring": CHICAGO})
 
 
 class UmbridgeState(TrickState):
