@@ -148,7 +148,7 @@
       "seat.friend": "招待する友達",
       "seat.bot": "ボット: {level}",
       "seat.name": "名前（任意）",
-      "seat.n": "席 {n}",
+      "seat.n": "席{n}",
       "setting.bot_delay": "ボットの考慮時間（秒）",
       "setting.bot_delay.help": "ボットは動く前にこの時間待ちます。出されたカードを目で追えます。",
       "setting.idle_seconds": "放置タイムアウト（秒、0 = なし）",
@@ -162,7 +162,7 @@
       "table.reconnecting": "接続が切れました。再接続しています…",
       "table.connected": "接続済み",
       "table.spectating": "観戦中（公開情報のみ）",
-      "table.seat": "席 {n}",
+      "table.seat": "席{n}",
       "table.you": "あなた",
       "table.bot": "ボット（{level}）",
       "table.away": "離席中 — ボットが代わりにプレイ中",
@@ -267,7 +267,7 @@
       "seat.friend": "초대할 친구",
       "seat.bot": "봇: {level}",
       "seat.name": "이름(선택)",
-      "seat.n": "자리 {n}",
+      "seat.n": "{n}번 자리",
       "setting.bot_delay": "봇 생각 시간(초)",
       "setting.bot_delay.help": "봇은 움직이기 전에 이만큼 기다립니다. 봇이 낸 카드를 눈으로 따라갈 수 있습니다.",
       "setting.idle_seconds": "자리 비움 시간 제한(초, 0 = 없음)",
@@ -281,7 +281,7 @@
       "table.reconnecting": "연결이 끊겼습니다. 다시 연결하는 중…",
       "table.connected": "연결됨",
       "table.spectating": "관전 중(공개 정보만)",
-      "table.seat": "자리 {n}",
+      "table.seat": "{n}번 자리",
       "table.you": "나",
       "table.bot": "봇({level})",
       "table.away": "자리 비움 — 봇이 대신 플레이함",
@@ -587,7 +587,8 @@
     r.textContent = p.rank;
     const s = document.createElement("span");
     s.className = "suit";
-    s.textContent = p.symbol;
+    // a joker's number only where the game tells its jokers apart (Joker 1, Joker 2)
+    s.textContent = p.joker && !/\d/.test(cardText(text, gameId)) ? "" : p.symbol;
     el.append(r, s);
     el.setAttribute("aria-label", cardName(text, gameId));
     if (!asButton) el.title = cardName(text, gameId);

@@ -540,7 +540,9 @@ class TableApp(App[Record | None]):
             for dn in order:
                 head = Text(SUIT_SYMBOLS.get(dn, lab.data["denominations"].get(dn, dn)),
                             style="bold red" if dn in "HD" else "bold")
-                rows.append((head, [Cell(rich_text([{"t": "contract", "level": lv, "denom": dn}], lab),
+                # a suit's cells read 14♥; a word's row (노기루다) names it once, its cells the level
+                rows.append((head, [Cell(rich_text([{"t": "contract", "level": lv, "denom": dn}], lab)
+                                         if dn in SUIT_SYMBOLS else Text(str(lv), style="bold"),
                                          b.cells.get((lv, dn)))
                                     for lv in range(min(levels), max(levels) + 1)]))
             grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
