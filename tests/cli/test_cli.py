@@ -2,6 +2,8 @@
 
 import io
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -207,7 +209,30 @@ def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: P
     rec = play_terminal(game, 0, ["random", "random"], 2, records=tmp_path, out=out, ask=lambda _: "1", lang="ko")
     text = out.getvalue()
     assert rec.result is not None
-    for words in ("당신은 0번 자리입니다", "내 손패", "최종 점수", "기록을 저장했습니다"):
+    for words in ("나는 0번 자리입니다", "내 손패", "최종 점수", "기록을 저장했습니다", "봇(무작위)"):
         assert words in text, words
-    for english in ("your hand", "Final scores", "Record saved"):
+    for english in ("your hand", "Final scores", "Record saved", "random", "당신"):
         assert english not in text, english
+
+
+NOTATION = re.compile(r"(?<![A-Za-z0-9])(?:(?:10|[2-9JQKA])[CDHS]|JK\d?|\d+ (?:NT|[CDHS]))(?![A-Za-z0-9])")
+
+
+@pytest.mark.parametrize(("game_id", "lang", "spelled"), [
+    ("mighty", "ko", "스페이드 "), ("trick-of-the-dead", "en", " of "), ("umbridge", "ja", "の"),
+    ("glapgos", "ko", "하트 "),
+])
+def test_the_line_mode_spells_every_card_out_for_a_screen_reader(tmp_path: Path, game_id: str, lang: str,
+                                                                 spelled: str) -> None:
+    """What --plain prints (a screen reader reads it): cards, suits and contracts in words, never
+    the notation and never a suit symbol; every choice numbered."""
+    game = make_game(game_id)
+    out = io.StringIO()
+    rng = random.Random(5)
+    play_terminal(game, 0, ["random"] * (game.num_players - 1), 5, records=tmp_path, out=out,
+                  ask=lambda _: str(rng.randint(1, 2)), lang=lang, max_rounds=1)
+    text = out.getvalue()
+    assert spelled in text and "1) " in text
+    found = NOTATION.findall(text)
+    assert not found, found[:10]
+    assert not re.search("[♠♥♦♣]", text)

@@ -26,6 +26,7 @@ from torite.server.app import create_app
 from torite.server.limits import ServerLimits
 
 from .harness import Case, LeakJudge, Viewer, card_mentions, cards_text, cases, require, who
+from .words import rich_problems
 
 Msg = dict[str, Any]
 HUMAN = 0
@@ -138,6 +139,26 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
                 if extra:
                     leaks.append(f"{who(viewer)} was sent the log line {line['text']!r} naming {cards_text(extra)}")
     assert not leaks, "\n".join(dict.fromkeys(leaks))
+    assert not _notation(game, seen[HUMAN]), "\n".join(_notation(game, seen[HUMAN])[:20])
+
+
+def _notation(game: Any, messages: list[Msg]) -> list[str]:
+    """What the web table was sent to show (status rows, the last trick, buttons, log lines) as
+    rich text in every language: none of it is notation (the table draws tokens, never guesses)."""
+    ids = frozenset({a["kind"] for m in messages if is_state(m) for a in m["legal"]})
+    found: dict[str, None] = {}
+    for m in (x for x in messages if is_state(x)):
+        shown: list[tuple[str, str, Any]] = []
+        for lang, rows in m["status"].items():
+            shown += [(lang, f"status {k}", v) for k, v in rows]
+        for lang, rows in m["last_trick"].items():
+            shown += [(lang, f"last trick {k}", v) for k, v in rows]
+        shown += [(lang, f"button {a['text']}", rich) for a in m["legal"] for lang, rich in a["label"].items()]
+        shown += [(lang, f"log line {line['i']}", rich) for line in m["log"] for lang, rich in line["text"].items()]
+        for lang, where, rich in shown:
+            for p in rich_problems(rich, game.labels(lang), ids):
+                found[f"[{lang}] {where}: {p}"] = None
+    return list(found)
 
 
 def _named_by_legal(state: State) -> int:

@@ -1,5 +1,7 @@
 """Each game's words (labels.<lang>.json): complete in every language, same keys in en and ja,
-today's English reproduced, clear errors for broken files, and the template language itself."""
+the English of a fixed set of games reproduced, clear errors for broken files, the template
+language itself, and its rich text: cards, suits and contracts as tokens, drawn in the compact
+form and spelled out, counts in the plural form of the language."""
 
 from __future__ import annotations
 
@@ -62,8 +64,10 @@ def _replay(case: dict[str, Any]) -> tuple[Game, Any]:
 @pytest.mark.parametrize("case", json.loads(GOLDEN.read_text(encoding="utf-8")),
                          ids=lambda c: f"{c['game']}-{c['seed']}")
 def test_todays_english_is_reproduced(case: dict[str, Any]) -> None:
-    """The status rows and log lines the rules modules wrote in code before the labels existed
-    (captured from that code over these random games, as records plus texts), now from the labels."""
+    """The status rows and log lines of these random games (records plus texts).  First captured
+    from the rules modules' own code before the labels existed; written again when cards, suits
+    and contracts stopped showing as notation (``10D`` became ``♦10``, ``[1, 2]`` ``1 / 2``, and
+    counts took their plural: every other word stayed)."""
     game, state = _replay(case)
     table = case["status_rows"]
     checks = case["status"]
@@ -93,21 +97,22 @@ def test_game_methods_default_to_the_labels() -> None:
 def test_second_person_comes_from_the_data_and_names_replace_seat_numbers() -> None:
     game = make_game("trick-of-the-dead")
     play = Event("play", 1, {"card": "10D", "zombie": True})
-    assert L.event_text(game, play) == "seat 1 plays 10D (zombie)"
-    assert L.event_text(game, play, names=["Ann", "you"], you=1) == "you play 10D (zombie)"
-    assert L.event_text(game, play, names=["Ann", "Bob"]) == "Bob plays 10D (zombie)"
-    assert L.event_text(game, play, "ja", names=["Ann", "あなた"], you=1) == "あなたがゾンビの10Dを出しました"
+    assert L.event_text(game, play) == "seat 1 plays ♦10 (zombie)"
+    assert L.event_text(game, play, names=["Ann", "you"], you=1) == "you play ♦10 (zombie)"
+    assert L.event_text(game, play, names=["Ann", "Bob"]) == "Bob plays ♦10 (zombie)"
+    assert L.event_text(game, play, "ja", names=["Ann", "あなた"], you=1) == "あなたがゾンビの♦10を出しました"
     trick = Event("trick", 2, {"cards": ["KS", "7S", "7H"], "points": 1, "risen": "QD", "winner": 2})
     assert L.event_text(game, trick, you=2, names=[None, None, "you"]) == (
-        "you win the trick (KS 7S 7H) for +1; a zombie rises: QD joins your hand")
+        "you win the trick (♠K ♠7 ♥7) for +1; a zombie rises: ♦Q joins your hand")
     assert L.event_text(game, trick, names=["Ann", "Bob", "Cy"]) == (
-        "Cy wins the trick (KS 7S 7H) for +1; a zombie rises: QD joins Cy's hand")
+        "Cy wins the trick (♠K ♠7 ♥7) for +1; a zombie rises: ♦Q joins Cy's hand")
     round_ = Event("round", -1, {"round": 1, "dealer": 0})
     assert L.event_text(game, round_, you=0, names=["you"]) == "round 2: you deal"
     assert L.event_text(game, round_, you=1) == "round 2: seat 0 deals"
     assert L.event_text(game, round_, "ja") == "第2ラウンド：ディーラーは席0です"
     assert L.event_text(game, round_, "ko") == "2라운드: 딜러는 0번 자리입니다"
-    assert L.event_text(game, play, "ko", names=["Ann", "나"], you=1) == "나: 좀비 10D 냄"
+    assert L.event_text(game, play, "ko", names=["Ann", "나"], you=1) == "내가 좀비 ♦10을(를) 냈습니다"
+    assert L.event_text(game, play, "ko", names=["Ann", "Bob"]) == "Bob이(가) 좀비 ♦10을(를) 냈습니다"
     assert L.event_text(make_game("kaedama"), Event("kaedama_turn", 0, {"step": 1})) is None
 
 
@@ -123,8 +128,8 @@ def test_status_rows_conditions_value_maps_and_per_seat_lists() -> None:
     obs["zombies"] = [["5S"], [], ["QH", "2C"]]
     obs["trump"], obs["trump_in_force"] = "S", None
     rows = dict(L.status(tod, obs, "en", names=["you", None, "Cy"]))
-    assert rows["zombies"] == "you: 5S; Cy: QH 2C"
-    assert rows["trump"] == "none (S from the next trick)"
+    assert rows["zombies"] == "you: ♠5; Cy: ♥Q ♣2"
+    assert rows["trump"] == "none (♠ spades from the next trick)"
     assert dict(L.status(tod, obs, "ja"))["切り札"] == "なし（次のトリックから♠スペード）"
 
 
@@ -132,8 +137,9 @@ def test_action_buttons() -> None:
     tod = make_game("trick-of-the-dead")
     assert L.action_text(tod, Action.parse("trump S")) == "Trump: ♠ spades"
     assert L.action_text(tod, Action.parse("call H"), "ja") == "♥ハートを指定"
-    assert L.action_text(tod, Action.parse("bury QC KC")) == "Bury QC KC"
-    assert L.action_text(tod, Action.parse("play 10D"), "ja") == "10Dを出す"
+    assert L.action_text(tod, Action.parse("bury QC KC")) == "Bury ♣Q ♣K"
+    assert L.action_text(tod, Action.parse("bury QC KC"), "ja") == "♣Q ♣Kを墓地に送る"
+    assert L.action_text(tod, Action.parse("play 10D"), "ja") == "♦10を出す"
     assert L.action_text(make_game("kaedama"), Action.parse("pass"), "ja") == "見送る"
     assert L.action_text(tod, Action.parse("frobnicate 2C")) == "frobnicate 2C"  # no words: the notation
 
@@ -223,8 +229,112 @@ def test_formatters_and_conditions(kaedama_copy: Path) -> None:
         return L.event_text(game, Event("probe", -1, data), names=["Ann"])
 
     assert probe(n=0, xs=[]) == "zero {braces} +0 1 0"
-    assert probe(n=3, xs=["5S", None], ys=["KD"], mode="a", s="H") == "5S ?? / 5S ?? KD / 5S /  / ♥hearts"
+    assert probe(n=3, xs=["5S", None], ys=["KD"], mode="a", s="H") == "♠5 ?? / ♠5 ?? ♦K / 5S /  / ♥♥ hearts"
     assert probe(n=3, xs=[1, 2], mode="b", who=0, m="top", e="", flag=True) == (
         "Ann on top of the stock none yes [1, 2]")
     with pytest.raises(L.LabelError, match="map 'turned_at' has no entry for 'nowhere'"):
         probe(n=3, xs=[], mode="b", who=0, m="nowhere", e="", flag=False)
+
+
+# ------------------------------------------------------------------ rich text: cards, suits, contracts
+def test_cards_suits_and_contracts_are_tokens_a_face_draws_its_own_way() -> None:
+    """A placeholder's card, suit or contract is a token, never text: the compact form shows the
+    suit symbol then the rank, the spoken form spells it out in the language's order."""
+    mighty = make_game("mighty")
+    ko = mighty.labels("ko")
+    rich = ko.action_rich(Action.parse("bid 14 NT"))
+    assert rich == [{"t": "contract", "level": 14, "denom": "NT"}, " 공약"]
+    assert ko.text(rich) == "14 노기루다 공약"
+    assert ko.action_text(Action.parse("bid 15 S")) == "15♠ 공약"
+    assert ko.action_text(Action.parse("bid 15 S"), spoken=True) == "15 스페이드 공약"
+    assert mighty.labels("en").action_text(Action.parse("bid 14 NT")) == "Bid 14 no-trump"
+    assert mighty.labels("ja").action_text(Action.parse("bid 14 NT")) == "14 ノートランプを入札"
+    umbridge = make_game("umbridge").labels("en")
+    assert umbridge.action_text(Action.parse("bid 3 NT")) == "Bid 3NT"  # an abbreviation attaches
+    assert umbridge.action_text(Action.parse("bid 2 H")) == "Bid 2♥"
+    for lang, compact, spoken in (("en", "♠A ♥10 ??", "ace of spades, 10 of hearts, a face-down card"),
+                                  ("ja", "♠A ♥10 ??", "スペードのA、ハートの10、裏向きのカード"),
+                                  ("ko", "♠A ♥10 ??", "스페이드 A, 하트 10, 뒤집힌 카드")):
+        lab = mighty.labels(lang)
+        tok = {"t": "cards", "cards": ["AS", "10H", None]}
+        assert (lab.text([tok]), lab.text([tok], spoken=True)) == (compact, spoken)
+    tod = make_game("trick-of-the-dead").labels("en")
+    assert tod.card_text("JK2") == "Joker 2" and tod.card_text("KC", spoken=True) == "king of clubs"
+    # Mighty has one joker: its word alone, in every language
+    assert [mighty.labels(x).card_text("JK1") for x in ("en", "ja", "ko")] == ["Joker", "ジョーカー", "조커"]
+    assert tod.text([{"t": "suit", "suit": "H", "word": True}, " / ", {"t": "suit", "suit": "H", "word": False}]) \
+        == "♥ hearts / ♥"
+    assert make_game("trick-of-the-dead").labels("ja").action_text(Action.parse("trump C")) == "切り札：♣クラブ"
+
+
+def test_a_letter_in_the_templates_own_words_stays_a_letter() -> None:
+    """Mighty's formula names its amount S: the template's own letter is text, not a suit (the
+    old table guessed a ♠ there); only a placeholder's value can be a suit."""
+    game = make_game("mighty")
+    end = Event("round_end", -1, {"made": True, "alone": False, "contract": "14 H", "party_points": 15,
+                                  "base": 3, "factor": 2, "amount": 6, "points": [12, 6, -6, -6, -6]})
+    rich = game.labels("en").event_rich(end)
+    assert rich is not None and {"t": "contract", "level": 14, "denom": "H"} in rich
+    assert not [p for p in rich if isinstance(p, dict) and p["t"] == "suit"]
+    assert L.event_text(game, end) == ("contract 14♥ made with 15 point cards: S = 3 × 2 = 6; "
+                                       "12 / 6 / -6 / -6 / -6")
+
+
+def test_counts_take_the_plural_form_of_the_language() -> None:
+    """Babel's CLDR rules pick the form: English "1 point card" and "2 point cards", one form in
+    Japanese and Korean."""
+    game = make_game("mighty")
+    one = Event("trick", 2, {"cards": ["AS", "2S", "3S", "4S", "5S"], "points": 1})
+    two = Event("trick", 2, {"cards": ["AS", "KS", "3S", "4S", "5S"], "points": 2})
+    assert L.event_text(game, one).endswith("with 1 point card")
+    assert L.event_text(game, two).endswith("with 2 point cards")
+    assert L.event_text(game, one, "ja").endswith("得点札1枚")
+    assert L.event_text(game, two, "ko").endswith("점수 카드 2장")
+    assert L.plural_category("en", 1) == "one" and L.plural_category("en", 0) == "other"
+    assert L.plural_categories("ja") == {"other"}
+    tod = make_game("trick-of-the-dead")
+    obs = dict(tod.new_state(1).observation(0))
+    assert dict(L.status(tod, {**obs, "graveyard_size": 1}, "en"))["graveyard"] == "1 card"
+
+
+def test_korean_counts_deals_in_native_ordinals() -> None:
+    """두 번째 판, not 2번째 판; past twenty the digits, as Korean writes them."""
+    game = make_game("mighty")
+    def deal(n: int, you: int | None = None) -> str | None:
+        return L.event_text(game, Event("round", -1, {"round": n, "dealer": 3}), "ko", you=you)
+
+    assert deal(1) == "두 번째 판: 딜러는 3번 자리입니다" and deal(0, you=3) == "첫 번째 판: 내가 딜러입니다"
+    assert str(deal(24)).startswith("25번째 판")
+    assert [game.labels("en").ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1st", "2nd", "3rd", "4th", "11th", "21st"]
+
+
+def test_placeholder_output_stays_a_part_of_its_own() -> None:
+    """Literal words and each value are separate parts, so a check (and a face) can tell them apart."""
+    lab = make_game("kaedama").labels("en")
+    rich = lab.event_rich(Event("replace", 1, {"out": "5S", "drawn": None, "stock_size": 3}))
+    assert rich == ["seat 1", " replaces ", {"t": "card", "card": "5S"}, " with ", "a face-down card",
+                    " from the stock (", "3", " left)"]
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda d: d.update(plurals={"card": {"one": "{n}枚", "other": "{n}枚"}}),
+     "plurals.card: the forms of 'ja' are other (CLDR), not one, other"),
+    (lambda d: d["events"].update(trick="{points|plural:nope}"), "uses plural 'nope'"),
+    (lambda d: d["events"].update(trick="{points|by_seat:seats}"), "the argument is one of card"),
+])
+def test_a_broken_plural_or_formatter_argument_is_refused(kaedama_copy: Path, edit: Any, message: str) -> None:
+    _edit(kaedama_copy / "labels.ja.json", edit)
+    with pytest.raises(L.LabelError) as err:
+        L.load(game_class("kaedama"), "ja")
+    assert message in str(err.value) and "labels.ja.json" in str(err.value)
+
+
+def test_a_card_suit_or_contract_formatter_refuses_what_is_not_one(kaedama_copy: Path) -> None:
+    """A template that puts the wrong key through a formatter fails loudly (the audit finds it)."""
+    _edit(kaedama_copy / "labels.en.json", lambda d: d["events"].update(
+        pass_="x", reveal="{out|card}", trump="{suit|contract}"))
+    game = make_game("kaedama")
+    with pytest.raises(L.LabelError, match=r"events.reveal: \{out\|card\}: not a card"):
+        L.event_text(game, Event("reveal", -1, {"revealed": [], "out": "turned", "trick": []}))
+    with pytest.raises(L.LabelError, match="not a contract: 'H'"):
+        L.event_text(game, Event("trump", -1, {"card": "5H", "suit": "H"}))

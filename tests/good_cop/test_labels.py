@@ -19,7 +19,7 @@ def test_the_table_shows_trump_penalty_suit_and_turned_cards_to_everyone() -> No
     for viewer in (0, None):
         shown = rows(state, viewer)
         assert shown["trump"] == "♦ diamonds" and shown["penalty suit"] == "♦ diamonds (also trump)"
-        assert shown["turned cards"] == "4D JD"
+        assert shown["turned cards"] == "♦4 ♦J"
     assert rows(state, 0, "ja")["切り札"] == "♦ダイヤ"
 
 

@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop's rules and rulings (``rules.en.md``), one test a rule, the worked examples
+"""Good Cop's rules and rulings (``rules.en.md``), one test a rule, the worked examples
 included.  What each seat may know of the teams is in ``test_hidden_teams.py``; what every game
 must do (random games, clones, records, card leaks) is the conformance suite's."""
 
@@ -38,7 +38,7 @@ def cards(text: str) -> list[int]:
 def test_the_game_is_registered_for_four_players_with_54_cards_13_each() -> None:
     game = make_game("good-cop")
     assert isinstance(game, GoodCop)
-    assert game.title == "Good Cop, Bad Cop" and game.num_players == 4
+    assert game.title == "Good Cop" and game.num_players == 4
     assert sorted(game.deck) == list(range(54)) and game.hand_size == 13
 
 

@@ -16,16 +16,16 @@ def rows(state: object, seat: int | None, lang: str = "en") -> dict[str, str]:
 
 def test_the_friend_row_tells_the_friend_and_nobody_else_who_it_is() -> None:
     state = setup({3: "KS 2C 3C 4C 5C 6C 7C 8C 9C 10C"}, bid="13 H", friend="friend KS")
-    assert rows(state, 3)["friend"] == "you (secret until you play KS)"
+    assert rows(state, 3)["friend"] == "you (secret until you play ♠K)"
     for seat in (0, 1, 2, 4, None):
-        assert rows(state, seat)["friend"] == "the holder of KS: not known yet"
-    assert rows(state, 3, "ko")["프렌드"] == "당신 (KS를 낼 때까지 비밀)"
-    assert rows(state, 1, "ja")["フレンド"] == "KSの持ち主：まだ不明"
+        assert rows(state, seat)["friend"] == "the holder of ♠K: not known yet"
+    assert rows(state, 3, "ko")["프렌드"] == "나 (♠K을(를) 낼 때까지 비밀)"
+    assert rows(state, 1, "ja")["フレンド"] == "♠Kの持ち主：まだ不明"
 
 
 def test_the_discards_row_is_the_presidents_alone() -> None:
     state = setup({}, kitty="2C 3D 4H", discards="2C 3D 4H", friend="friend none")
-    assert set(rows(state, 0)["your discards"].split()) == {"2C", "3D", "4H"}
+    assert set(rows(state, 0)["your discards"].split()) == {"♣2", "♦3", "♥4"}
     assert all("your discards" not in rows(state, s) for s in (1, 2, 3, 4, None))
     assert rows(state, 2)["friend"] == "no friend: seat 0 plays alone (×2)"
 
@@ -36,7 +36,7 @@ def test_a_fake_friend_is_told_to_everyone_when_the_president_plays_the_card() -
     assert all(rows(state, s)["friend"] == "nobody: seat 0 plays alone (fake friend)" for s in (1, 4, None))
     game = make_game("mighty")
     line = next(game.event_text(e, lang="ko") for e in state.events if e.kind == "friend_shown")
-    assert line is not None and line.startswith("AS는 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
+    assert line is not None and line.startswith("♠A은(는) 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
 
 
 def test_the_game_has_its_words_in_korean_and_japanese() -> None:

@@ -24,7 +24,7 @@ def test_the_table_names_the_deal_and_the_seats_by_compass() -> None:
     st = at_deal(3, north=2)
     r = rows(st, 0)
     assert r["deal"] == "3 of 8"
-    assert r["seats"] == "N Cat · E Dan · S Ann · W Ben"
+    assert r["seats"] == "North Cat · East Dan · South Ann · West Ben"
     assert rows(st, 0, "ja")["席"] == "北 Cat・東 Dan・南 Ann・西 Ben"
 
 
@@ -73,7 +73,7 @@ def test_the_log_says_why_a_trick_was_won() -> None:
     play(st, "5S", "KH", "KD", "3C")
     trick = next(e for e in reversed(st.events) if e.kind == "trick")
     text = st.game.event_text(trick, names=NAMES)
-    assert text is not None and text.startswith("Dan wins the trick (5S KH KD 3C): nobody followed")
+    assert text is not None and text.startswith("Dan wins the trick (♠5 ♥K ♦K ♣3): nobody followed")
     facts = dict(st.game.labels("en").trick_facts(st.history[0], NAMES))
     assert facts["winner"] == "Dan" and "played second" in facts["why"]
     arrangement = next(e for e in st.events if e.kind == "arrangement")

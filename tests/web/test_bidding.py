@@ -54,14 +54,15 @@ def test_bids_and_named_cards_reach_the_seat_with_their_words(client: TestClient
             if "bid" in kinds:
                 bids = [a for a in legal if a["kind"] == "bid"]
                 assert all(re.fullmatch(r"\d \S+", a["arg"]) and not a["cards"] for a in bids)
-                assert bids[-1]["label"] == {"en": "Bid 3 NT", "ja": "3 NTをビッド", "ko": "3 NT 비드"}
+                nt = {"t": "contract", "level": 3, "denom": "NT"}  # drawn "3NT" by each face
+                assert bids[-1]["label"] == {"en": ["Bid ", nt], "ja": [nt, "をビッド"], "ko": [nt, " 비드"]}
                 pick = next((a for a in legal if a["kind"] == "redouble"), None) or next(
                     (a for a in bids if a["arg"] == "2 S"), bids[-1])
             elif "call" in kinds:
                 named = {a["cards"][0] for a in legal}
                 assert len(named) == 49 and not named & set(m["hand"])  # any card but the hand's own
                 pick = next(a for a in legal if a["cards"] == ["QS"]) if "QS" in named else legal[0]
-                assert pick["label"]["en"] == f"Call {pick['cards'][0]}"
+                assert pick["label"]["en"] == ["Call ", {"t": "card", "card": pick["cards"][0]}]
             else:
                 pick = rng.choice(legal)
             n = m["n"]

@@ -61,10 +61,16 @@ def recv_until(ws: Any, pred: Callable[[Msg], bool], seen: list[Msg] | None = No
 
 
 def all_langs(line: Msg) -> str:
-    """A log line in every language it is sent in (a leak in any of them is a leak)."""
+    """A log line in every language it is sent in, as JSON text with its tokens' cards (a leak in
+    any of them is a leak)."""
     texts = line["text"]
     assert isinstance(texts, dict) and {"en", "ja"} <= set(texts)
-    return "\n".join(texts.values())
+    return "\n".join(json.dumps(v, ensure_ascii=False) for v in texts.values())
+
+
+def words(rich: list[Any]) -> str:
+    """Rich text's plain parts, each token as <kind>: what a test can compare."""
+    return "".join(p if isinstance(p, str) else f"<{p['t']}>" for p in rich)
 
 
 def is_state(m: Msg) -> bool:
@@ -294,7 +300,8 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
     bury = m["legal"][0]
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
     c1, c2 = bury["cards"]
-    assert bury["label"] == {"en": f"Bury {c1} {c2}", "ja": f"{c1} {c2}を墓地に送る", "ko": f"{c1} {c2}을(를) 묘지로"}
+    pair = {"t": "cards", "cards": [c1, c2]}  # a token: each face draws it (♣3 ♣4), never "3C 4C"
+    assert bury["label"] == {"en": ["Bury ", pair], "ja": [pair, "を墓地に送る"], "ko": [pair, "을(를) 묘지로"]}
 
 
 def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(client: TestClient) -> None:
@@ -304,13 +311,13 @@ def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(cl
         seen: list[Msg] = []
         first = join(ws, 0, token(t, 0))
         m = play_out(ws, 0, random.Random(4), seen, stop_after=10, first=first)
-    status = dict(map(tuple, m["status"]["ja"]))
+    status = {k: v for k, v in m["status"]["ja"]}
     assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
-    assert dict(map(tuple, m["status"]["en"]))["graveyard"] == f"{m['obs']['graveyard_size']} cards"
-    lines = [line["text"] for x in seen if is_state(x) for line in x["log"]]
-    assert any(x["en"].startswith("Robo plays ") and x["ja"].startswith("Robo") for x in lines)
-    assert any(x["en"].startswith("seat 2 plays ") and x["ja"].startswith("席2が") for x in lines)
-    assert any(x["en"].startswith("Ann buries ") for x in lines)
+    assert words({k: v for k, v in m["status"]["en"]}["graveyard"]) == f"{m['obs']['graveyard_size']} cards"
+    lines = [{k: words(v) for k, v in line["text"].items()} for x in seen if is_state(x) for line in x["log"]]
+    assert any(x["en"].startswith("Robo plays <card>") and x["ja"].startswith("Robo") for x in lines)
+    assert any(x["en"].startswith("seat 2 plays <card>") and x["ja"].startswith("席2が<card>") for x in lines)
+    assert any(x["en"].startswith("Ann buries <cards>") for x in lines)
     assert m["obs"]["tricks"] and {"勝者", "得点"} <= {k for k, _ in m["last_trick"]["ja"]}
 
 

@@ -47,6 +47,18 @@ class OptionError(ValueError):
     """A bad game option: unknown name, wrong type or value out of range."""
 
 
+class OptionConflict(OptionError):
+    """Options that are each valid but may not be used together (a ruling refuses the pair).
+
+    ``options`` names them with the values that clash, in the order a sentence names them
+    ("A cannot be combined with B"), so a face can say it in the player's language with the
+    options' own labels."""
+
+    def __init__(self, message: str, options: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.options = dict(options)
+
+
 class Action(NamedTuple):
     """One decision: a kind, the cards it names (a mask) and any other argument.
 

@@ -6,9 +6,9 @@ Python.  Faces hold only generic words ("Your turn", "Score sheet"); everything 
 comes from here.
 
 Files.  ``src/torite/engine/labels.<lang>.json`` holds the words every trick game shares (the
-common events, "none", seat names, suit names).  A game's ``labels.<lang>.json`` sits next to
-its rules module (like ``rules.<lang>.md``) and is merged over the common file: section by
-section, key by key; its ``status`` and ``trick_facts`` lists replace the common ones.  The
+common events, "none", seat names, suit and rank names).  A game's ``labels.<lang>.json`` sits
+next to its rules module (like ``rules.<lang>.md``) and is merged over the common file: section
+by section, key by key; its ``status`` and ``trick_facts`` lists replace the common ones.  The
 languages a game ships are those of its files.
 
 Schema (every section optional in a game's file unless said otherwise)::
@@ -18,17 +18,34 @@ Schema (every section optional in a game's file unless said otherwise)::
       "summary": "one line for the lobby",
       "words": {"none": "none", "seat": "seat {n}", "you": "you", ...},
       "suits": {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"},
-      "denominations": {"NT": "NT"},             # bidding-box names of non-suit denominations
+      "ranks": {"A": "ace", "K": "king", ...},   # a rank's spoken name (others: as written)
+      "jokers": {"JK": "Joker", "JK1": "Joker 1", "JK2": "Joker 2"},
+      "denominations": {"NT": "no-trump"},       # the words of non-suit contract denominations
+      "plurals": {"card": {"one": "{n} card", "other": "{n} cards"}},   # CLDR categories
+      "ordinals": {"one": "{n}st", "two": "{n}nd", "few": "{n}rd", "other": "{n}th"},
       "maps": {"turned_at": {"shuffled": "somewhere in the stock", ...}},
       "options": {"survival": {"label": "Survival mode", "help": "…",
                                "choices": {"true": "…"}}},          # choices: by value as text
       "phases": {"bury": {"name": "burial", "prompt": "Choose two cards to bury."}},
-      "actions": {"trump": {"label": "trump", "button": "Trump: {arg|symbol} {arg|suit}"}},
+      "actions": {"trump": {"label": "trump", "button": "Trump: {arg|suit}"}},
       "status": [{"label": "trump", "value": TEMPLATE, "if": CONDITION}, ...],
       "events": {"play": TEMPLATE, "kaedama_turn": null, ...},       # null: not logged
       "tags": {"zombie": "zombie"},              # a true flag of a trick entry, shown by its card
       "trick_facts": [ROW, ...]                  # rows about a finished trick (over its record)
     }
+
+Common words every language defines: ``none``, ``seat``, ``hidden`` (a card not seen, in
+text), ``face_down`` (its spoken name), ``item_sep``, ``yes``, ``no``, ``you``, ``card_name``
+(a card's spoken name from ``{rank}`` and ``{suit}``: "{rank} of {suit}", "{suit}の{rank}",
+"{suit} {rank}"), ``card_sep`` (between spoken card names) and ``suit_named`` (a suit with its
+word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
+
+``plurals`` gives each counted word its forms by the CLDR plural category of the count in the
+file's language (Babel's rules): English has ``one`` and ``other``, Japanese and Korean only
+``other``; a file must give exactly its language's categories, and ``{n}`` is the count.
+``ordinals`` gives the ordinal's forms the same way (English ``one`` ``two`` ``few`` ``other``:
+1st 2nd 3rd 4th), and ``maps.ordinal`` may spell numbers out ahead of them (Korean "첫 번째",
+"두 번째"); that map is a language's own, so the languages' files need not share its keys.
 
 Three ``maps`` the tables read besides templates (each optional, per game):
 
@@ -46,7 +63,8 @@ Three ``maps`` the tables read besides templates (each optional, per game):
 A TEMPLATE is a text, ``null`` (say nothing), or a variant ``{"text": …, "you": …, "if": …}``, or
 a list of variants of which the first whose ``if`` holds is used.  ``you`` is the second-person
 form, used when the event's seat is the reader's own (the terminal passes the person's seat;
-the web table passes none): English needs it ("you play"), Japanese does not.
+the web table passes none): English needs it ("you play"), Japanese does not, Korean does where
+a particle follows the player ("내가", not "나이(가)").
 
 Texts hold placeholders ``{key|formatter|formatter:arg}``; ``{{`` and ``}}`` are braces.  Keys
 are read from the context: the observation (status), the event's data (events; ``player`` is
@@ -55,16 +73,38 @@ the name of the event's seat, ``seat`` its number), the action (``card``, ``card
 everywhere.  ``a+b`` joins two lists.  A key the context lacks is an error naming file and
 entry.  Formatters:
 
-    cards      a list of cards, spaced; a hidden card (null) is words.hidden ("??")
-    card       one card; null is words.hidden
-    suit       a suit letter as suits[letter]          symbol   a suit letter as ♣ ♦ ♥ ♠
+    card       one card (a card text; null is a card not seen)
+    cards      a list of cards (empty: nothing, so ``|or:WORD`` can name it)
+    suit       a suit letter, shown with its word (♥ hearts)
+    symbol     a suit letter, shown as its symbol alone (♥)
+    contract   a contract or bid "LEVEL DENOMINATION" (14♥, 14 노기루다, 3NT)
+    plural:W   a count with the word plurals[W] in the form its number takes (1 card, 2 cards)
+    ordinal    a number as an ordinal: maps.ordinal spells it out (두 번째), else ordinals (2nd)
     seats      a per-seat list as "a / b / c"          player   a seat number as its name
-    by_seat    a per-seat list as "name: value; …", empty values left out (words.item_sep)
+    by_seat    a per-seat list as "name: value; …", empty values left out (words.item_sep);
+               a list value as cards, or each value through a formatter: ``by_seat:card``
     signed     +3, -2, +0                              plus1    a count from 0, shown from 1
     count      the length of a list                    phase    a phase id as its name
     map:NAME   the value through maps[NAME]            or:WORD  words[WORD] if the value is empty
+                                                                (and nothing after it applies)
 
-Without a formatter a value shows as text, a list of numbers as ``[1, 2, 3]``.
+Without a formatter a value shows as text, a list of numbers as ``[1, 2, 3]``: a card, a suit
+or a contract always goes through its formatter, so no face shows the action notation.
+
+Rendering is structured.  A template renders to *rich text*: a list of parts, each a plain
+string or a token, a JSON object naming what it stands for rather than how it looks:
+
+    {"t": "card", "card": "AS"}            {"t": "cards", "cards": ["AS", null]}
+    {"t": "suit", "suit": "H", "word": false}   (word: shown with its name, "♥ hearts")
+    {"t": "contract", "level": 14, "denom": "NT"}
+
+Each face draws tokens with its one formatter (the web: DOM nodes, the terminal: Rich text);
+``Labels.text`` is the plain one: the compact form every face shows (a card ``♠A``, ``♥10``, a
+joker by its word, a suit ``♥``, a contract ``14♥`` or ``14 노기루다``: a denomination's word
+follows the level after a space, unless it is an abbreviation in capitals, "3NT"), and with
+``spoken=True`` the spelled-out names (``ace of spades``, ``スペードのA``, ``스페이드 A``) that
+screen readers and the terminal's line mode read.  ``status``, ``event_text``, ``action_text``
+and ``trick_facts`` return plain text; the ``*_rich`` methods the structure.
 
 A CONDITION is ``clause & clause …``; a clause is ``key`` (holds when the value is not null,
 false, empty text or an empty list; 0 holds), ``!key``, or ``key == x`` / ``key != x`` where x is
@@ -86,7 +126,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-from torite.cards import card_str, iter_bits
+import babel
+
+from torite.cards import RANK_CHARS, card_str, iter_bits
 
 if TYPE_CHECKING:
     from torite.engine.base import Action, Event, Game
@@ -96,12 +138,19 @@ log = logging.getLogger("torite.labels")
 ENGINE_DIR: Final = Path(__file__).resolve().parent
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-SECTIONS: Final = ("title", "summary", "words", "suits", "denominations", "maps", "options", "phases",
-                   "actions", "status", "events", "tags", "trick_facts")
-_DICT_OF_TEXT = ("words", "suits", "denominations", "tags")
-FORMATTERS: Final = ("cards", "card", "suit", "symbol", "seats", "player", "by_seat", "signed", "plus1",
-                     "count", "phase", "map", "or")
-_WITH_ARG = ("map", "or")
+SECTIONS: Final = ("title", "summary", "words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals",
+                   "maps", "options", "phases", "actions", "status", "events", "tags", "trick_facts")
+_DICT_OF_TEXT = ("words", "suits", "ranks", "jokers", "denominations", "tags")
+FORMATTERS: Final = ("cards", "card", "suit", "symbol", "contract", "plural", "ordinal", "seats", "player",
+                     "by_seat", "signed", "plus1", "count", "phase", "map", "or")
+_WITH_ARG = ("map", "or", "plural")
+#: by_seat may name the formatter of each value (``by_seat:card``)
+_OPTIONAL_ARG = ("by_seat",)
+_PER_VALUE = ("card", "cards", "suit", "symbol", "contract")
+#: the words every language's common file defines
+REQUIRED_WORDS: Final = ("none", "seat", "hidden", "face_down", "item_sep", "yes", "no", "you", "card_name",
+                         "card_sep", "suit_named")
+_CONTRACT = re.compile(r"^(\d+)\s+(\S+)$")
 
 _KEY = r"[A-Za-z_][A-Za-z0-9_]*"
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -163,10 +212,11 @@ class _Template:
         return out
 
 
-def _compile_text(text: str, where: str, known_maps: Iterable[str], known_words: Iterable[str]) -> _Text:
+def _compile_text(text: str, where: str, known: Mapping[str, Iterable[str]]) -> _Text:
+    """``known``: the names a formatter's argument may take (``map``: maps, ``or``: words,
+    ``plural``: plurals)."""
     parts: list[str | _Slot] = []
     pos = 0
-    maps, words = set(known_maps), set(known_words)
     for m in _PLACEHOLDER.finditer(text):
         if m.start() > pos:
             parts.append(text[pos:m.start()])
@@ -187,13 +237,14 @@ def _compile_text(text: str, where: str, known_maps: Iterable[str], known_words:
             if name not in FORMATTERS:
                 raise LabelError(f"{where}: unknown formatter {name!r} in {{{inner}}} "
                                  f"(formatters: {', '.join(FORMATTERS)})")
-            if (name in _WITH_ARG) != bool(arg):
+            if name not in _OPTIONAL_ARG and (name in _WITH_ARG) != bool(arg):
                 raise LabelError(f"{where}: formatter {name!r} {'needs' if name in _WITH_ARG else 'takes no'} "
                                  f"an argument in {{{inner}}}")
-            if name == "map" and arg not in maps:
-                raise LabelError(f"{where}: {{{inner}}} uses map {arg!r}, which 'maps' does not define")
-            if name == "or" and arg not in words:
-                raise LabelError(f"{where}: {{{inner}}} uses word {arg!r}, which 'words' does not define")
+            if name in _OPTIONAL_ARG and arg and arg not in _PER_VALUE:
+                raise LabelError(f"{where}: {{{inner}}}: {name}:{arg}: the argument is one of {', '.join(_PER_VALUE)}")
+            section = {"map": "maps", "or": "words", "plural": "plurals"}.get(name)
+            if section is not None and arg not in set(known.get(name, ())):
+                raise LabelError(f"{where}: {{{inner}}} uses {section[:-1]} {arg!r}, which {section!r} does not define")
             formats.append((name, arg))
         parts.append(_Slot(tuple(path.split("+")), tuple(formats), inner))
     if pos < len(text):
@@ -232,9 +283,8 @@ def _compile_cond(cond: Any, where: str) -> tuple[_Clause, ...]:
     return tuple(out)
 
 
-def _compile_template(value: Any, where: str, maps: Iterable[str], words: Iterable[str],
+def _compile_template(value: Any, where: str, known: Mapping[str, Iterable[str]],
                       allow_you: bool = True) -> _Template:
-    maps, words = list(maps), list(words)
     items = value if isinstance(value, list) else [value]
     if isinstance(value, list) and not value:
         raise LabelError(f"{where}: an empty list of variants (use null to say nothing)")
@@ -257,7 +307,7 @@ def _compile_template(value: Any, where: str, maps: Iterable[str], words: Iterab
             t = item.get(k)
             if t is not None and not isinstance(t, str):
                 raise LabelError(f"{w}.{k}: expected a text or null")
-            texts.append(None if t is None else _compile_text(t, f"{w}.{k}", maps, words))
+            texts.append(None if t is None else _compile_text(t, f"{w}.{k}", known))
         variants.append(_Variant(_compile_cond(item.get("if"), w), texts[0], texts[1], "you" in item))
     return _Template(where, tuple(variants))
 
@@ -268,6 +318,17 @@ class StatusRow:
     label: str
     value: _Template
     cond: tuple[_Clause, ...]
+
+
+#: a token of rich text: a JSON object naming a card, cards, a suit or a contract (``t``)
+Token = dict[str, Any]
+#: rich text: plain strings and tokens, in order
+Rich = list["str | Token"]
+TOKEN_KINDS: Final = ("card", "cards", "suit", "contract")
+
+
+class _Frag(tuple[Any, ...]):
+    """Parts a formatter returns that the text takes in as they are (``by_seat``)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -317,30 +378,113 @@ class Labels:
     def name_of(self, seat: int, names: Sequence[str | None] | None) -> str:
         if names is not None and 0 <= seat < len(names) and names[seat]:
             return str(names[seat])
-        return _render_text(self.seat_name, {"n": seat}, self, None, "words.seat")
+        return self.text(_render_text(self.seat_name, {"n": seat}, self, None, "words.seat"))
+
+    def ordinal(self, n: int) -> str:
+        """``n`` as an ordinal: ``maps.ordinal`` when it spells the number out (Korean "두 번째"),
+        else ``ordinals`` by the CLDR ordinal category of ``n`` ("2nd", "2番目")."""
+        spelled = self.data["maps"].get("ordinal", {}).get(str(n))
+        if spelled is not None:
+            return str(spelled)
+        forms = self.data["ordinals"]
+        return str(forms.get(plural_category(self.lang, n, ordinal=True), forms["other"])).replace("{n}", str(n))
+
+    def plural(self, word: str, n: int) -> str:
+        """``n`` with ``plurals[word]`` in the form the language's plural rules give it."""
+        forms = self.data["plurals"].get(word)
+        if forms is None:
+            raise LabelError(f"no plural forms for {word!r} (plurals: {', '.join(self.data['plurals'])})")
+        form = forms.get(plural_category(self.lang, n), forms["other"])
+        return str(form).replace("{n}", str(n))
+
+    # ----------------------------------------------------------- cards, suits, contracts
+    def card_text(self, card: str | None, *, spoken: bool = False) -> str:
+        """A card as a player reads it: ``♠A`` (``ace of spades`` spoken); a joker by its word;
+        None (a card not seen) as words.hidden (words.face_down spoken)."""
+        if card is None:
+            return self.word("face_down" if spoken else "hidden")
+        jokers = self.data["jokers"]
+        if card in jokers:
+            return str(jokers[card])
+        rank, suit = _split_card(card)
+        if spoken:
+            return (self.word("card_name").replace("{rank}", str(self.data["ranks"].get(rank, rank)))
+                    .replace("{suit}", self.suit_name(suit)))
+        return SUIT_SYMBOLS[suit] + rank
+
+    def suit_text(self, letter: str, *, word: bool = False, spoken: bool = False) -> str:
+        if spoken:
+            return self.suit_name(letter)
+        if word:
+            return self.word("suit_named").replace("{symbol}", SUIT_SYMBOLS[letter]).replace(
+                "{name}", self.suit_name(letter))
+        return SUIT_SYMBOLS[letter]
+
+    def denomination(self, denom: str, *, spoken: bool = False) -> str:
+        """A contract's denomination: a suit's symbol (its word spoken), else the game's word."""
+        if denom in SUIT_SYMBOLS:
+            return self.suit_name(denom) if spoken else SUIT_SYMBOLS[denom]
+        return str(self.data["denominations"].get(denom, denom))
+
+    def contract_text(self, level: int | str, denom: str, *, spoken: bool = False) -> str:
+        """``14♥`` (``14 hearts`` spoken); a denomination's word after a space (``14 노기루다``),
+        unless it is an abbreviation in capitals, which attaches like a symbol (``3NT``)."""
+        name = self.denomination(denom, spoken=spoken)
+        if denom in SUIT_SYMBOLS:
+            return f"{level} {name}" if spoken else f"{level}{name}"
+        return f"{level}{name}" if name.isascii() and name.isupper() else f"{level} {name}"
+
+    def token_text(self, tok: Mapping[str, Any], *, spoken: bool = False) -> str:
+        t = tok.get("t")
+        if t == "card":
+            return self.card_text(tok["card"], spoken=spoken)
+        if t == "cards":
+            sep = self.word("card_sep") if spoken else " "
+            return sep.join(self.card_text(c, spoken=spoken) for c in tok["cards"])
+        if t == "suit":
+            return self.suit_text(tok["suit"], word=bool(tok.get("word")), spoken=spoken)
+        if t == "contract":
+            return self.contract_text(tok["level"], tok["denom"], spoken=spoken)
+        raise LabelError(f"not a token: {tok!r}")
+
+    def text(self, rich: Sequence[str | Token] | None, *, spoken: bool = False) -> str:
+        """Rich text as plain text: the compact form every face shows, or spelled out."""
+        if rich is None:
+            return ""
+        return "".join(p if isinstance(p, str) else self.token_text(p, spoken=spoken) for p in rich)
 
     # ----------------------------------------------------------- rendering
-    def status(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
+    def status_rich(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                    ) -> list[tuple[str, Rich]]:
+        """The public state worth showing beside the table, as (label, rich value) rows."""
         ctx = _Context(obs, {"you": obs.get("seat")})
         return self._rows(self.status_rows, ctx, names)
 
-    def trick_facts(self, trick: Mapping[str, Any], names: Sequence[str | None] | None = None,
-                    you: int | None = None) -> list[tuple[str, str]]:
+    def status(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
+        return [(k, self.text(v)) for k, v in self.status_rich(obs, names)]
+
+    def trick_facts_rich(self, trick: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                         you: int | None = None) -> list[tuple[str, Rich]]:
         return self._rows(self.fact_rows, _Context(trick, {"you": you}), names)
 
+    def trick_facts(self, trick: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                    you: int | None = None) -> list[tuple[str, str]]:
+        return [(k, self.text(v)) for k, v in self.trick_facts_rich(trick, names, you)]
+
     def _rows(self, rows: Sequence[StatusRow], ctx: _Context, names: Sequence[str | None] | None,
-              ) -> list[tuple[str, str]]:
+              ) -> list[tuple[str, Rich]]:
         out = []
         for row in rows:
             if not _holds(row.cond, ctx):
                 continue
-            text = _render(row.value, ctx, self, names, you_active=False)
-            if text is not None:
-                out.append((row.label, text))
+            rich = _render(row.value, ctx, self, names, you_active=False)
+            if rich is not None:
+                out.append((row.label, rich))
         return out
 
-    def event_text(self, event: Event, names: Sequence[str | None] | None = None,
-                   you: int | None = None) -> str | None:
+    def event_rich(self, event: Event, names: Sequence[str | None] | None = None,
+                   you: int | None = None) -> Rich | None:
+        """One log line for ``event`` (None: not logged); ``you`` picks the second-person forms."""
         tpl = self.events.get(event.kind)
         extra: dict[str, Any] = {"seat": event.seat, "you": you, "kind": event.kind}
         if event.seat >= 0:
@@ -350,18 +494,56 @@ class Labels:
             if event.kind in self.events:  # declared null: not logged
                 return None
             who = f" {extra['player']}" if "player" in extra else ""
-            return f"{event.kind}{who} {dict(event.data)}"
+            return [f"{event.kind}{who} {dict(event.data)}"]
         return _render(tpl, ctx, self, names, you_active=you is not None and event.seat == you)
 
-    def action_text(self, action: Action) -> str:
+    def event_text(self, event: Event, names: Sequence[str | None] | None = None,
+                   you: int | None = None) -> str | None:
+        rich = self.event_rich(event, names, you)
+        return None if rich is None else self.text(rich)
+
+    def action_rich(self, action: Action) -> Rich:
+        """The words on an action's button."""
         tpl = self.buttons.get(action.kind)
         if tpl is None:
-            return str(action)
+            return [str(action)]
         cards = [card_str(c) for c in iter_bits(action.cards)]
         ctx = _Context({"kind": action.kind, "cards": cards, "card": cards[0] if cards else None,
                         "arg": action.arg or None}, {})
-        text = _render(tpl, ctx, self, None, you_active=False)
-        return str(action) if text is None else text
+        rich = _render(tpl, ctx, self, None, you_active=False)
+        return [str(action)] if rich is None else rich
+
+    def action_text(self, action: Action, *, spoken: bool = False) -> str:
+        return self.text(self.action_rich(action), spoken=spoken)
+
+
+def plural_category(lang: str, n: int, *, ordinal: bool = False) -> str:
+    """The CLDR plural category of ``n`` in ``lang`` ("one", "other", …; of the ordinal with
+    ``ordinal``: English "one" is 1st, 21st), by Babel's rules."""
+    return _plural_rule(lang, ordinal)(n)
+
+
+@functools.lru_cache(maxsize=16)
+def _plural_rule(lang: str, ordinal: bool) -> Callable[[int], str]:
+    loc = babel.Locale.parse(lang)
+    rule: Callable[[int], str] = loc.ordinal_form if ordinal else loc.plural_form
+    return rule
+
+
+def plural_categories(lang: str, *, ordinal: bool = False) -> frozenset[str]:
+    """Every plural category a language's counts (or ordinals) take ("other" always)."""
+    loc = babel.Locale.parse(lang)
+    return frozenset((loc.ordinal_form if ordinal else loc.plural_form).tags) | {"other"}
+
+
+def _split_card(card: str) -> tuple[str, str]:
+    """A card text's rank and suit letter (a joker is not split)."""
+    if not isinstance(card, str) or card[-1:] not in SUIT_SYMBOLS or card[:-1] not in _RANKS:
+        raise LabelError(f"not a card: {card!r}")
+    return card[:-1], card[-1]
+
+
+_RANKS: Final = frozenset(RANK_CHARS.values())
 
 
 class _Context:
@@ -406,7 +588,7 @@ def _holds(cond: Sequence[_Clause], ctx: _Context) -> bool:
 
 
 def _render(tpl: _Template, ctx: _Context, labels: Labels, names: Sequence[str | None] | None,
-            *, you_active: bool) -> str | None:
+            *, you_active: bool) -> Rich | None:
     for v in tpl.variants:
         if not _holds(v.cond, ctx):
             continue
@@ -418,10 +600,12 @@ def _render(tpl: _Template, ctx: _Context, labels: Labels, names: Sequence[str |
 
 
 def _render_text(text: _Text, ctx: _Context | Mapping[str, Any], labels: Labels,
-                 names: Sequence[str | None] | None, where: str) -> str:
+                 names: Sequence[str | None] | None, where: str) -> Rich:
+    """The parts of a text: its literal strings and each placeholder's output as a part of its
+    own (a token, or a string), never merged, so a check can tell a value from the words."""
     if not isinstance(ctx, _Context):
         ctx = _Context(ctx, {})
-    out = []
+    out: Rich = []
     for part in text:
         if isinstance(part, str):
             out.append(part)
@@ -442,8 +626,26 @@ def _render_text(text: _Text, ctx: _Context | Mapping[str, Any], labels: Labels,
                 raise LabelError(f"{where}: {{{part.raw}}}: {e}") from None
             except (TypeError, ValueError, KeyError, IndexError) as e:
                 raise LabelError(f"{where}: {{{part.raw}}}: cannot format {value!r} ({e})") from None
-        out.append(_plain(value, labels))
-    return "".join(out)
+            if name == "or" and isinstance(value, _Word):
+                break  # the word stands for the missing value: nothing after it applies
+        _append(out, value, labels)
+    return out
+
+
+def _append(out: Rich, value: Any, labels: Labels) -> None:
+    if isinstance(value, _Frag):
+        for v in value:
+            _append(out, v, labels)
+    elif isinstance(value, dict):
+        out.append(value)
+    else:
+        text = _plain(value, labels)
+        if text:
+            out.append(text)
+
+
+class _Word(str):
+    """A word put in for an empty value (``or:WORD``)."""
 
 
 def _plain(v: Any, labels: Labels) -> str:
@@ -451,6 +653,8 @@ def _plain(v: Any, labels: Labels) -> str:
         return ""
     if isinstance(v, bool):
         return labels.word("yes" if v else "no")
+    if isinstance(v, dict):
+        return labels.token_text(v)
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_plain(x, labels) for x in v) + "]"
     return str(v)
@@ -459,22 +663,62 @@ def _plain(v: Any, labels: Labels) -> str:
 Formatter = Callable[[Any, str, Labels, "Sequence[str | None] | None"], Any]
 
 
+def _card_value(v: Any, lab: Labels) -> str | None:
+    """A card text a token may carry, checked (null: a card not seen)."""
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise LabelError(f"not a card: {v!r}")
+    if v not in lab.data["jokers"]:
+        _split_card(v)
+    return v
+
+
 def _f_cards(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    if v is None or isinstance(v, str):
-        return _f_card(v, arg, lab, names) if v is not None else ""
-    return " ".join(lab.word("hidden") if c is None else str(c) for c in v)
+    if v is None:
+        return ""
+    cards = [v] if isinstance(v, str) else list(v)
+    if not cards:
+        return ""
+    return {"t": "cards", "cards": [_card_value(c, lab) for c in cards]}
 
 
 def _f_card(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    return lab.word("hidden") if v is None else str(v)
+    return {"t": "card", "card": _card_value(v, lab)}
+
+
+def _suit_letter(v: Any) -> str:
+    if v not in SUIT_SYMBOLS:
+        raise LabelError(f"not a suit letter: {v!r}")
+    return str(v)
 
 
 def _f_suit(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    return "" if v is None else lab.suit_name(str(v))
+    return "" if v is None else {"t": "suit", "suit": _suit_letter(v), "word": True}
 
 
 def _f_symbol(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    return "" if v is None else SUIT_SYMBOLS.get(str(v), str(v))
+    return "" if v is None else {"t": "suit", "suit": _suit_letter(v), "word": False}
+
+
+def _f_contract(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
+    if v is None:
+        return ""
+    m = _CONTRACT.match(v) if isinstance(v, str) else None
+    if m is None:
+        raise LabelError(f"not a contract: {v!r} (a contract is \"LEVEL DENOMINATION\", e.g. \"14 H\")")
+    denom = m.group(2)
+    if denom not in SUIT_SYMBOLS and denom not in lab.data["denominations"]:
+        raise LabelError(f"{v!r}: no word for the denomination {denom!r} in 'denominations'")
+    return {"t": "contract", "level": int(m.group(1)), "denom": denom}
+
+
+def _f_plural(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
+    return lab.plural(arg, int(v))
+
+
+def _f_ordinal(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
+    return lab.ordinal(int(v))
 
 
 def _f_seats(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
@@ -486,13 +730,20 @@ def _f_player(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None)
 
 
 def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    items = []
+    parts: list[Any] = []
     for seat, x in enumerate(v):
         if not _truthy(x):
             continue
-        shown = _f_cards(x, "", lab, names) if isinstance(x, list) else _plain(x, lab)
-        items.append(f"{lab.name_of(seat, names)}: {shown}")
-    return lab.word("item_sep").join(items)
+        if arg:
+            shown = _FORMAT[arg](x, "", lab, names)
+        elif isinstance(x, list):
+            shown = _f_cards(x, "", lab, names)
+        else:
+            shown = _plain(x, lab)
+        if parts:
+            parts.append(lab.word("item_sep"))
+        parts.extend((f"{lab.name_of(seat, names)}: ", shown))
+    return _Frag(parts)
 
 
 def _f_signed(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
@@ -520,13 +771,13 @@ def _f_map(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) ->
 
 
 def _f_or(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    return v if _truthy(v) else lab.word(arg)
+    return v if _truthy(v) else _Word(lab.word(arg))
 
 
 _FORMAT: Final[dict[str, Formatter]] = {
-    "cards": _f_cards, "card": _f_card, "suit": _f_suit, "symbol": _f_symbol, "seats": _f_seats,
-    "player": _f_player, "by_seat": _f_by_seat, "signed": _f_signed, "plus1": _f_plus1,
-    "count": _f_count, "phase": _f_phase, "map": _f_map, "or": _f_or,
+    "cards": _f_cards, "card": _f_card, "suit": _f_suit, "symbol": _f_symbol, "contract": _f_contract,
+    "plural": _f_plural, "ordinal": _f_ordinal, "seats": _f_seats, "player": _f_player, "by_seat": _f_by_seat,
+    "signed": _f_signed, "plus1": _f_plus1, "count": _f_count, "phase": _f_phase, "map": _f_map, "or": _f_or,
 }
 
 
@@ -556,9 +807,14 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
     for key in ("title", "summary"):
         if key in data:
             _expect(isinstance(data[key], str) and data[key].strip() != "", f"{path}: {key}", "a non-empty text")
-    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events"):
+    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events", "plurals", "ordinals"):
         if sec in data:
             _expect(isinstance(data[sec], dict), f"{path}: {sec}", "an object")
+    for word, forms in data.get("plurals", {}).items():
+        _expect(isinstance(forms, dict) and all(isinstance(v, str) for v in forms.values()),
+                f"{path}: plurals.{word}", 'an object of texts by plural category ({"one": …, "other": …})')
+    for cat, form in data.get("ordinals", {}).items():
+        _expect(isinstance(form, str), f"{path}: ordinals.{cat}", "a text")
     for sec in _DICT_OF_TEXT:
         for k, v in data.get(sec, {}).items():
             _expect(isinstance(v, str), f"{path}: {sec}.{k}", "a text")
@@ -677,31 +933,44 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     data = _merge(common, game)
     if data["title"] is None:
         data["title"] = fallback_title
-    for sec in ("words", "suits", "denominations", "tags", "maps", "options", "phases", "actions", "events"):
+    for sec in ("words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals", "tags", "maps",
+                "options", "phases", "actions", "events"):
         if data[sec] is None:
             data[sec] = {}
-    for w in ("none", "seat", "hidden", "item_sep", "yes", "no", "you"):
+    for w in REQUIRED_WORDS:
         if w not in data["words"]:
             raise LabelError(f"{src}: words.{w}: missing (the common labels define it)")
+    for letter in SUIT_SYMBOLS:
+        if letter not in data["suits"]:
+            raise LabelError(f"{src}: suits.{letter}: missing (the common labels define it)")
 
     def origin(sec: str, key: str) -> Path:
         return src if key in game.get(sec, {}) or (sec in ("status", "trick_facts") and sec in game) \
             else common_path
 
-    maps, words = list(data["maps"]), list(data["words"])
+    categories = plural_categories(lang)
+    for word, forms in data["plurals"].items():
+        if set(forms) != categories:
+            raise LabelError(f"{origin('plurals', word)}: plurals.{word}: the forms of {lang!r} are "
+                             f"{', '.join(sorted(categories))} (CLDR), not {', '.join(sorted(forms)) or 'none'}")
+    ordinal = plural_categories(lang, ordinal=True)
+    if set(data["ordinals"]) != ordinal:
+        raise LabelError(f"{origin('ordinals', '')}: ordinals: the ordinal forms of {lang!r} are "
+                         f"{', '.join(sorted(ordinal))} (CLDR), not {', '.join(sorted(data['ordinals'])) or 'none'}")
+    known = {"map": list(data["maps"]), "or": list(data["words"]), "plural": list(data["plurals"])}
     events = {}
     for kind, tpl in data["events"].items():
-        events[kind] = _compile_template(tpl, f"{origin('events', kind)}: events.{kind}", maps, words)
+        events[kind] = _compile_template(tpl, f"{origin('events', kind)}: events.{kind}", known)
     buttons = {}
     for kind, a in data["actions"].items():
         buttons[kind] = _compile_template(a["button"], f"{origin('actions', kind)}: actions.{kind}.button",
-                                          maps, words, allow_you=False)
+                                          known, allow_you=False)
     rows: dict[str, tuple[StatusRow, ...]] = {}
     for sec in ("status", "trick_facts"):
         built = []
         for i, row in enumerate(data[sec]):
             where = f"{origin(sec, '')}: {sec}[{i}]"
-            built.append(StatusRow(row["label"], _compile_template(row["value"], f"{where}.value", maps, words,
+            built.append(StatusRow(row["label"], _compile_template(row["value"], f"{where}.value", known,
                                                                   allow_you=False),
                                    _compile_cond(row.get("if"), where)))
         rows[sec] = tuple(built)
@@ -709,7 +978,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
         for k in ("name", "prompt"):
             if "{" in p.get(k, ""):
                 raise LabelError(f"{origin('phases', phase)}: phases.{phase}.{k}: plain text, no placeholders")
-    seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", maps, words)
+    seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", known)
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
                   seat_name)
 
@@ -722,7 +991,7 @@ def catalog(cls: type[Game]) -> dict[str, dict[str, Any]]:
 # ---------------------------------------------------------------- renderers by game
 def status(game: Game | type[Game], obs: Mapping[str, Any], lang: str = "en",
            names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
-    """The public state worth showing beside the table, as (label, value) rows."""
+    """The public state worth showing beside the table, as (label, value) rows of plain text."""
     return load(game, lang).status(obs, names)
 
 
@@ -748,25 +1017,27 @@ _RENDER_ERRORS: Final = (LabelError, KeyError, TypeError, ValueError)
 
 
 def event_texts(game: Game, event: Event, names: Sequence[str | None] | None = None,
-                ) -> dict[str, str] | None:
-    """The log line of ``event`` in every language the game ships; None when not logged."""
-    out = {}
+                ) -> dict[str, Rich] | None:
+    """The log line of ``event`` as rich text in every language the game ships; None when not
+    logged."""
+    out: dict[str, Rich] = {}
     for lang in languages(game):
         try:
-            text = event_text(game, event, lang, names)
+            rich = load(game, lang).event_rich(event, names)
         except _RENDER_ERRORS as e:
             _logged(f"{game.id} event {event.kind}", e)
-            text = event.kind
-        if text is not None:
-            out[lang] = text
+            rich = [event.kind]
+        if rich is not None:
+            out[lang] = rich
     return out or None
 
 
 def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
                names: Sequence[str | None] | None = None) -> dict[str, Any]:
-    """What a seat's view shows in words, in every language: ``status`` rows, ``last_trick``
-    facts, and ``actions``, each legal action's button text by language (in the order of
-    ``legal``).  Built from the seat's observation and its legal actions only."""
+    """What a seat's view shows in words, in every language, as rich text (the faces draw its
+    tokens): ``status`` rows and ``last_trick`` facts (``[label, rich]``), and ``actions``, each
+    legal action's button by language (in the order of ``legal``).  Built from the seat's
+    observation and its legal actions only."""
     tricks = obs.get("tricks") or []
     last = tricks[-1] if tricks and isinstance(tricks[-1], Mapping) else None
     out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal]}
@@ -777,22 +1048,22 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
             _logged(f"{game.id} {lang}", e)
             continue
         try:
-            out["status"][lang] = [list(r) for r in lab.status(obs, names)]
+            out["status"][lang] = [list(r) for r in lab.status_rich(obs, names)]
         except _RENDER_ERRORS as e:
             _logged(f"{game.id} status", e)
             out["status"][lang] = []
         if last is not None:
             try:
-                out["last_trick"][lang] = [list(r) for r in lab.trick_facts(last, names, obs.get("seat"))]
+                out["last_trick"][lang] = [list(r) for r in lab.trick_facts_rich(last, names, obs.get("seat"))]
             except _RENDER_ERRORS as e:
                 _logged(f"{game.id} trick facts", e)
                 out["last_trick"][lang] = []
         for a, texts in zip(legal, out["actions"]):
             try:
-                texts[lang] = lab.action_text(a)
+                texts[lang] = lab.action_rich(a)
             except _RENDER_ERRORS as e:
                 _logged(f"{game.id} action {a}", e)
-                texts[lang] = str(a)
+                texts[lang] = [lab.action_label(a.kind)]
     return out
 
 
@@ -949,14 +1220,24 @@ def _render_all(lab: Labels, where: str,
     return list(errors)
 
 
+#: sections one language may have and another not, or with other keys
+_OWN_KEYS: Final = frozenset({"maps.ordinal"})
+_OWN_INNER_KEYS: Final = frozenset({"ranks", "ordinals"})
+
+
 def _shape(data: Any, path: str = "") -> set[str]:
     """The key paths of a labels file that every language must share (templates' inner forms
-    may differ: Japanese needs no second person)."""
+    may differ: Japanese needs no second person; and the keys of what follows a language's own
+    grammar: spoken rank names, plural and ordinal forms by CLDR category, spelled ordinals)."""
     out: set[str] = set()
     if isinstance(data, dict):
         for k, v in data.items():
             p = f"{path}.{k}" if path else k
+            if p in _OWN_KEYS:
+                continue
             out.add(p)
+            if p in _OWN_INNER_KEYS or path == "plurals":
+                continue
             if k in ("status", "trick_facts") and isinstance(v, list):
                 out |= {f"{p}[{i}]" + (f" if {r.get('if')}" if r.get("if") else "") for i, r in enumerate(v)}
             elif path.split(".")[0] not in ("events",) and not (path.startswith("actions.") and k == "button"):
@@ -978,5 +1259,6 @@ def compare_languages(cls: type[Game]) -> list[str]:
     return problems
 
 
-__all__ = ["LabelError", "Labels", "action_text", "audit", "catalog", "choice_key", "compare_languages", "event_text",
-           "event_texts", "languages", "load", "option_variants", "status", "view_texts"]
+__all__ = ["TOKEN_KINDS", "LabelError", "Labels", "Rich", "Token", "action_text", "audit", "catalog", "choice_key",
+           "compare_languages", "event_text", "event_texts", "languages", "load", "option_variants",
+           "plural_categories", "plural_category", "status", "view_texts"]

@@ -52,7 +52,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from torite.engine import labels
-from torite.engine.base import OptionError
+from torite.engine.base import OptionConflict, OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.server import safejson
 from torite.server.limits import ServerLimits
@@ -227,6 +227,9 @@ async def preview(request: Request) -> Response:
         return error("bad_options", "options must be an object")
     try:
         game = make_game(body["game"], opts)
+    except OptionConflict as e:
+        # the options that clash, so the lobby can say so in the player's language
+        return JSONResponse({"error": "bad_options", "message": str(e), "conflict": e.options}, status_code=400)
     except OptionError as e:
         return error("bad_options", str(e))
     return JSONResponse({"game": game.id, "options": game.options, "players": game.num_players})

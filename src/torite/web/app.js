@@ -184,6 +184,21 @@
     } catch (e) { /* no reports: the section stays hidden */ }
   }
 
+  // Options a ruling refuses together, said with their labels and chosen values in the page's
+  // language ("초구 조커콜: 예 … 함께 쓸 수 없습니다"), not the server's English.
+  function conflictText(conflict) {
+    const g = currentGame();
+    const named = Object.entries(conflict).map(([name, value]) => {
+      const label = T.word(g.id, "options", name, "label") || name;
+      const key = typeof value === "string" ? value : JSON.stringify(value);
+      const shown = typeof value === "boolean" ? T.t(value ? "yes" : "no")
+        : T.word(g.id, "options", name, "choices", key) || String(value);
+      return [label, shown];
+    });
+    if (named.length < 2) return named.map((x) => x.join(": ")).join("");
+    return T.t("lobby.conflict", { a: named[0][0], va: named[0][1], b: named[1][0], vb: named[1][1] });
+  }
+
   async function preview() {
     const seq = ++previewSeq;
     $("form-error").textContent = "";
@@ -194,7 +209,7 @@
     const data = await res.json();
     if (seq !== previewSeq) return;
     if (!res.ok) {
-      $("form-error").textContent = data.message;
+      $("form-error").textContent = data.conflict ? conflictText(data.conflict) : data.message;
       $("create").disabled = true;
       return;
     }

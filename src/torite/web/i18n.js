@@ -24,7 +24,7 @@
       "lobby.copied": "Copied",
       "lobby.rules": "Rules",
       "lobby.no_rules": "No rules page yet.",
-      "lobby.players": "{n} players",
+      "lobby.players": { one: "{n} player", other: "{n} players" },
       "seat.you": "You",
       "seat.friend": "Invited friend",
       "seat.bot": "Bot: {level}",
@@ -60,7 +60,7 @@
       "table.your_turn": "Your turn",
       "table.your_turn_play": "Your turn: choose a card.",
       "table.your_turn_choose": "Your turn: choose.",
-      "table.select_n": "Your turn: select {n} cards for “{kind}”, then confirm.",
+      "table.select_n": { one: "Your turn: select {n} card for “{kind}”, then confirm.", other: "Your turn: select {n} cards for “{kind}”, then confirm." },
       "table.selected": "{k} of {n} selected",
       "table.confirm": "Confirm {kind}",
       "table.clear": "Clear",
@@ -96,9 +96,9 @@
       "table.show_summary": "Summary",
       "table.continue": "Continue",
       "table.dealer_chip": "D",
-      "table.seat_cards": "cards {n}",
-      "table.seat_tricks": "tricks {n}",
-      "table.seat_points": "points {n}",
+      "table.seat_cards": { one: "{n} card", other: "{n} cards" },
+      "table.seat_tricks": { one: "{n} trick", other: "{n} tricks" },
+      "table.seat_points": { one: "{n} point", other: "{n} points" },
       "table.seat_total": "total {n}",
       "table.gone": "gone",
       "table.idle_in": "a bot plays in {s} s",
@@ -121,9 +121,8 @@
       "lobby.idle_friends": "With invited friends, a bot stands in for a player idle this long.",
       "error.bad_token": "This seat's link is not valid. You are watching instead.",
       "error.generic": "Error: {message}",
-      "card.joker": "Joker",
+      "lobby.conflict": "“{a}: {va}” cannot be combined with “{b}: {vb}”.",
       "card.face_down": "face-down card",
-      "suit.C": "clubs", "suit.D": "diamonds", "suit.H": "hearts", "suit.S": "spades",
       "yes": "yes", "no": "no",
     },
     ja: {
@@ -149,11 +148,11 @@
       "seat.friend": "招待する友達",
       "seat.bot": "ボット: {level}",
       "seat.name": "名前（任意）",
-      "seat.n": "席 {n}",
+      "seat.n": "席{n}",
       "setting.bot_delay": "ボットの考慮時間（秒）",
       "setting.bot_delay.help": "ボットは動く前にこの時間待ちます。出されたカードを目で追えます。",
       "setting.idle_seconds": "放置タイムアウト（秒、0 = なし）",
-      "setting.idle_seconds.help": "この時間操作しなかったプレイヤーは、戻るまでボット（ふつう）が代わりに打ちます。",
+      "setting.idle_seconds.help": "この時間操作しなかったプレイヤーは、戻るまでボット（ふつう）が代わりにプレイします。",
       "bot.random": "ランダム",
       "bot.easy": "やさしい",
       "bot.normal": "ふつう",
@@ -163,10 +162,10 @@
       "table.reconnecting": "接続が切れました。再接続しています…",
       "table.connected": "接続済み",
       "table.spectating": "観戦中（公開情報のみ）",
-      "table.seat": "席 {n}",
+      "table.seat": "席{n}",
       "table.you": "あなた",
       "table.bot": "ボット（{level}）",
-      "table.away": "離席中 — ボットが代打ち",
+      "table.away": "離席中 — ボットが代わりにプレイ中",
       "table.offline": "オフライン",
       "table.online": "オンライン",
       "table.dealer": "ディーラー",
@@ -195,9 +194,9 @@
       "table.close": "閉じる",
       "table.over": "ゲーム終了",
       "table.winners": "勝者: {who}",
-      "table.download": "棋譜をダウンロード",
+      "table.download": "記録をダウンロード",
       "table.lobby": "新しい卓",
-      "table.away_banner": "離席していたので、ボットが代わりに打っています。",
+      "table.away_banner": "離席していたので、ボットが代わりにプレイしています。",
       "table.im_back": "戻りました",
       "table.not_found": "この卓は存在しません。",
       "table.invite": "招待・観戦",
@@ -221,7 +220,7 @@
       "table.seat_points": "{n}点",
       "table.seat_total": "合計{n}",
       "table.gone": "退席中",
-      "table.idle_in": "あと{s}秒でボットが代打ち",
+      "table.idle_in": "あと{s}秒でボットに交代",
       "table.trick_won": "{who}がトリックを取りました",
       "table.trick_points": "（{points}）",
       "table.skip": "（クリックで次へ）",
@@ -238,12 +237,11 @@
       "lobby.games": "ゲーム一覧",
       "lobby.reports": "レポート",
       "lobby.reports_help": "ルールやボットを比べた既製のレポートです。",
-      "lobby.idle_friends": "友達を招待する卓では、この時間操作しないプレイヤーをボットが代打ちします。",
+      "lobby.idle_friends": "友達を招待する卓では、この時間操作しないプレイヤーの代わりにボットがプレイします。",
       "error.bad_token": "この席のリンクは無効です。観戦モードで表示します。",
       "error.generic": "エラー: {message}",
-      "card.joker": "ジョーカー",
+      "lobby.conflict": "「{a}：{va}」は「{b}：{vb}」とは併用できません。",
       "card.face_down": "裏向きのカード",
-      "suit.C": "クラブ", "suit.D": "ダイヤ", "suit.H": "ハート", "suit.S": "スペード",
       "yes": "はい", "no": "いいえ",
     },
     ko: {
@@ -269,11 +267,11 @@
       "seat.friend": "초대할 친구",
       "seat.bot": "봇: {level}",
       "seat.name": "이름(선택)",
-      "seat.n": "자리 {n}",
+      "seat.n": "{n}번 자리",
       "setting.bot_delay": "봇 생각 시간(초)",
       "setting.bot_delay.help": "봇은 움직이기 전에 이만큼 기다립니다. 봇이 낸 카드를 눈으로 따라갈 수 있습니다.",
       "setting.idle_seconds": "자리 비움 시간 제한(초, 0 = 없음)",
-      "setting.idle_seconds.help": "이 시간 동안 움직이지 않은 플레이어는 돌아올 때까지 봇(보통)이 대신 둡니다.",
+      "setting.idle_seconds.help": "이 시간 동안 움직이지 않은 플레이어는 돌아올 때까지 봇(보통)이 대신 플레이합니다.",
       "bot.random": "무작위",
       "bot.easy": "쉬움",
       "bot.normal": "보통",
@@ -283,10 +281,10 @@
       "table.reconnecting": "연결이 끊겼습니다. 다시 연결하는 중…",
       "table.connected": "연결됨",
       "table.spectating": "관전 중(공개 정보만)",
-      "table.seat": "자리 {n}",
+      "table.seat": "{n}번 자리",
       "table.you": "나",
       "table.bot": "봇({level})",
-      "table.away": "자리 비움 — 봇이 대신 둠",
+      "table.away": "자리 비움 — 봇이 대신 플레이함",
       "table.offline": "오프라인",
       "table.online": "온라인",
       "table.dealer": "딜러",
@@ -315,9 +313,9 @@
       "table.close": "닫기",
       "table.over": "게임 종료",
       "table.winners": "승자: {who}",
-      "table.download": "기보 내려받기",
+      "table.download": "게임 기록 내려받기",
       "table.lobby": "새 테이블",
-      "table.away_banner": "자리를 비우셔서 봇이 대신 두고 있습니다.",
+      "table.away_banner": "자리를 비워서 봇이 대신 플레이하고 있습니다.",
       "table.im_back": "돌아왔습니다",
       "table.not_found": "이 테이블은 없습니다.",
       "table.invite": "초대·관전",
@@ -341,13 +339,13 @@
       "table.seat_points": "{n}점",
       "table.seat_total": "합계 {n}",
       "table.gone": "나감",
-      "table.idle_in": "{s}초 뒤 봇이 대신 둠",
+      "table.idle_in": "{s}초 뒤 봇이 대신 플레이함",
       "table.trick_won": "{who}이(가) 트릭을 가져갑니다",
       "table.trick_points": "({points})",
       "table.skip": "(클릭하면 넘어갑니다)",
       "table.winning_now": "지금 트릭을 이기고 있는 사람: {who}",
       "table.is_winning": "지금 {who}의 {card}이(가) 트릭을 이기고 있습니다.",
-      "table.you_are_winning": "지금 나의 {card}이(가) 트릭을 이기고 있습니다.",
+      "table.you_are_winning": "지금 내 {card}이(가) 트릭을 이기고 있습니다.",
       "table.empty": "없음",
       "table.round_over": "라운드 {n} 종료",
       "table.round_points": "이번 라운드 점수",
@@ -361,9 +359,8 @@
       "lobby.idle_friends": "친구를 초대한 테이블에서는 이 시간 동안 움직이지 않은 플레이어를 봇이 대신합니다.",
       "error.bad_token": "이 자리의 링크가 올바르지 않습니다. 관전으로 보여 드립니다.",
       "error.generic": "오류: {message}",
-      "card.joker": "조커",
+      "lobby.conflict": "‘{a}: {va}’은(는) ‘{b}: {vb}’과(와) 함께 쓸 수 없습니다.",
       "card.face_down": "뒤집힌 카드",
-      "suit.C": "클럽", "suit.D": "다이아몬드", "suit.H": "하트", "suit.S": "스페이드",
       "yes": "예", "no": "아니요",
     },
   };
@@ -383,9 +380,15 @@
     document.documentElement.lang = lang;
   }
 
-  function t(key, vars) {
+  // A page word; a word with plural forms ({one: …, other: …}) takes the form the language's
+  // CLDR rules give ``count`` (Intl.PluralRules), by default the variable n.
+  function t(key, vars, count) {
     const lang = getLang();
     let s = (STRINGS[lang] && STRINGS[lang][key]) || STRINGS.en[key] || key;
+    if (typeof s === "object") {
+      const n = count !== undefined ? count : vars && vars.n !== undefined ? Number(vars.n) : 0;
+      s = s[new Intl.PluralRules(lang).select(n)] || s.other;
+    }
     if (vars) {
       for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
     }
@@ -427,11 +430,6 @@
   function phaseName(gameId, phase) { return word(gameId, "phases", phase, "name") || phase; }
   function actionLabel(gameId, kind) { return word(gameId, "actions", kind, "label") || kind; }
 
-  // How a bidding box names a denomination: a suit as its symbol, anything else in the game's words.
-  function denomination(gameId, d) {
-    return SUIT_SYMBOL[d] || word(gameId, "denominations", d) || d;
-  }
-
   function apply(root) {
     (root || document).querySelectorAll("[data-i18n]").forEach((el) => {
       el.textContent = t(el.getAttribute("data-i18n"));
@@ -459,24 +457,127 @@
     });
   }
 
-  // Card text ("10D", "AS", "JK1") → parts for display; anything else is shown as is.
+  // ---------------------------------------------------------------- cards, suits, contracts
+  // One formatter for the whole web table.  The server sends what a game says as rich text: a
+  // list of plain strings and tokens ({t: "card", card}, {t: "cards", cards}, {t: "suit", suit,
+  // word}, {t: "contract", level, denom}); the table draws tokens here, and draws the cards of
+  // the hand, the trick and the piles with the same names.  Visible text is the compact form
+  // (♠A, ♥10, a joker by its word, ♥, 14♥, 14 노기루다, 3NT); the spelled-out name in the
+  // language's order (ace of spades, スペードのA, 스페이드 A) is the accessible name and tooltip.
+  // The words come from the game's labels (/api/games): its suits, ranks, jokers and
+  // denominations in the chosen language.
   const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  let currentGame = null;  // the table's game: whose labels name cards when none is given
+
+  function setGame(gameId) { currentGame = gameId; }
+
+  // A word of the common or the game's labels, or the fallback before the labels arrive.
+  function vocab(gameId, section, key, fallback) {
+    const v = word(gameId || currentGame, section, key);
+    return v === undefined || v === null ? fallback : v;
+  }
+
+  // Card text ("10D", "AS", "JK1", "JK") → parts of a card face; anything else is shown as is.
   function cardParts(text) {
     const m = /^(10|[2-9JQKA])([CDHS])$/.exec(text);
     if (m) return { rank: m[1], suit: m[2], symbol: SUIT_SYMBOL[m[2]], joker: false };
-    if (/^JK\d$/.test(text)) return { rank: "★", suit: "J", symbol: text.slice(2), joker: true };
+    if (/^JK\d?$/.test(text)) return { rank: "★", suit: "", symbol: text.slice(2), joker: true };
     return { rank: text, suit: "", symbol: "", joker: false };
   }
 
-  function cardName(text) {
-    const p = cardParts(text);
-    if (p.joker) return t("card.joker") + " " + p.symbol;
-    if (p.suit) return p.rank + " " + t("suit." + p.suit);
-    return text;
+  function suitName(letter, gameId) { return vocab(gameId, "suits", letter, letter); }
+
+  // A card as it shows in text: ♠A, ♥10; a joker by its word; null (not seen) as "??".
+  function cardText(text, gameId) {
+    if (text === null || text === undefined) return vocab(gameId, "words", "hidden", "??");
+    const p = cardParts(String(text));
+    if (p.joker) return vocab(gameId, "jokers", text, text);
+    return p.suit ? p.symbol + p.rank : String(text);
+  }
+
+  // A card spelled out in the language's order: "ace of spades", "スペードのA", "스페이드 A".
+  function cardName(text, gameId) {
+    if (text === null || text === undefined) return vocab(gameId, "words", "face_down", t("card.face_down"));
+    const p = cardParts(String(text));
+    if (p.joker) return vocab(gameId, "jokers", text, text);
+    if (!p.suit) return String(text);
+    const pattern = vocab(gameId, "words", "card_name", "{rank} {suit}");
+    return pattern.split("{rank}").join(vocab(gameId, "ranks", p.rank, p.rank)).split("{suit}").join(suitName(p.suit, gameId));
+  }
+
+  // A contract's denomination: a suit's symbol (its word spoken), else the game's word for it.
+  function denomination(gameId, d, spoken) {
+    if (SUIT_SYMBOL[d]) return spoken ? suitName(d, gameId) : SUIT_SYMBOL[d];
+    return vocab(gameId, "denominations", d, d);
+  }
+
+  // 14♥ (spoken "14 hearts"); a word after a space (14 노기루다), an abbreviation attached (3NT).
+  function contractText(level, denom, gameId, spoken) {
+    const name = denomination(gameId, denom, spoken);
+    if (SUIT_SYMBOL[denom]) return spoken ? level + " " + name : level + name;
+    return /^[A-Z]+$/.test(name) ? level + name : level + " " + name;
+  }
+
+  function suitText(tok, gameId, spoken) {
+    const name = suitName(tok.suit, gameId);
+    if (spoken) return name;
+    if (!tok.word) return SUIT_SYMBOL[tok.suit] || tok.suit;
+    return vocab(gameId, "words", "suit_named", "{symbol} {name}").split("{symbol}").join(SUIT_SYMBOL[tok.suit] || "")
+      .split("{name}").join(name);
+  }
+
+  // A token as text: compact (what shows) or spoken (its accessible name).
+  function tokenText(tok, gameId, spoken) {
+    if (!tok || typeof tok !== "object") return String(tok);
+    if (tok.t === "card") return spoken ? cardName(tok.card, gameId) : cardText(tok.card, gameId);
+    if (tok.t === "cards") {
+      const sep = spoken ? vocab(gameId, "words", "card_sep", ", ") : " ";
+      return (tok.cards || []).map((c) => (spoken ? cardName(c, gameId) : cardText(c, gameId))).join(sep);
+    }
+    if (tok.t === "suit") return suitText(tok, gameId, spoken);
+    if (tok.t === "contract") return contractText(tok.level, tok.denom, gameId, spoken);
+    return "";
+  }
+
+  // Rich text as plain text (a tooltip, the tab title): strings and tokens, compact or spoken.
+  function richString(parts, gameId, spoken) {
+    if (typeof parts === "string") return parts;
+    return (parts || []).map((p) => (typeof p === "string" ? p : tokenText(p, gameId, spoken))).join("");
+  }
+
+  function cardSpan(card, gameId) {
+    const node = document.createElement("span");
+    const p = card === null || card === undefined ? null : cardParts(String(card));
+    node.className = "c" + (p && p.suit ? " suit-" + p.suit : p && p.joker ? " joker" : "");
+    node.textContent = cardText(card, gameId);
+    node.title = cardName(card, gameId);
+    node.setAttribute("aria-label", node.title);
+    return node;
+  }
+
+  // A token as a DOM node: a card in its suit's colour, a suit symbol, a contract; each with its
+  // spelled-out name as tooltip and accessible name.
+  function tokenNode(tok, gameId) {
+    if (tok.t === "card") return cardSpan(tok.card, gameId);
+    const node = document.createElement("span");
+    if (tok.t === "cards") {
+      node.className = "cs";
+      (tok.cards || []).forEach((c, i) => {
+        if (i) node.appendChild(document.createTextNode(" "));
+        node.appendChild(cardSpan(c, gameId));
+      });
+      return node;
+    }
+    const suit = tok.t === "suit" ? tok.suit : SUIT_SYMBOL[tok.denom] ? tok.denom : "";
+    node.className = "c" + (suit ? " suit-" + suit : "");
+    node.textContent = tokenText(tok, gameId, false);
+    node.title = tokenText(tok, gameId, true);
+    node.setAttribute("aria-label", node.title);
+    return node;
   }
 
   // A card as a DOM node (a <button> when interactive, else a <span>).
-  function cardNode(text, asButton) {
+  function cardNode(text, asButton, gameId) {
     const el = document.createElement(asButton ? "button" : "span");
     const p = cardParts(text);
     el.className = "card" + (p.suit ? " suit-" + p.suit : "") + (p.joker ? " joker" : "");
@@ -486,34 +587,22 @@
     r.textContent = p.rank;
     const s = document.createElement("span");
     s.className = "suit";
-    s.textContent = p.symbol;
+    // a joker's number only where the game tells its jokers apart (Joker 1, Joker 2)
+    s.textContent = p.joker && !/\d/.test(cardText(text, gameId)) ? "" : p.symbol;
     el.append(r, s);
-    el.setAttribute("aria-label", cardName(text));
-    if (!asButton) el.title = cardName(text);
+    el.setAttribute("aria-label", cardName(text, gameId));
+    if (!asButton) el.title = cardName(text, gameId);
     return el;
   }
 
   // The back of a card nobody at this seat may see yet.
-  function cardBack() {
+  function cardBack(gameId) {
     const el = document.createElement("span");
     el.className = "card back";
     el.dataset.card = "";
-    el.setAttribute("aria-label", t("card.face_down"));
-    el.title = t("card.face_down");
+    el.setAttribute("aria-label", cardName(null, gameId));
+    el.title = cardName(null, gameId);
     return el;
-  }
-
-  // An action's label: its text notation exactly (what records and the CLI use), with a suit
-  // symbol after a suit letter so it reads at a glance.
-  function prettyAction(text) {
-    return text.split(" ").map((w, i) => (i > 0 && /^[CDHS]$/.test(w) ? w + " " + SUIT_SYMBOL[w] : w)).join(" ");
-  }
-
-  // A card as short text with its suit symbol ("10♦", "★1"), for sentences.
-  function cardText(text) {
-    const p = cardParts(String(text));
-    if (p.joker) return "★" + p.symbol;
-    return p.suit ? p.rank + p.symbol : String(text);
   }
 
   // A game's glossary (labels maps.glossary: id -> "Term: what it means"), as [term, meaning].
@@ -529,46 +618,61 @@
 
   function escapeRe(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
-  // Fill ``parent`` with ``text``: card texts and lone suit letters as symbols (red for ♦ ♥),
-  // a joker as ★n, and each glossary term of the game underlined with its meaning on hover
-  // (and on a tap or Enter, for a phone or the keyboard).
-  function richText(parent, text, gameId) {
+  // Fill ``parent`` with plain ``text``, each glossary term of the game underlined with its
+  // meaning on hover (and on a tap or Enter, for a phone or the keyboard).  Nothing else in the
+  // text is read: cards and suits come as tokens, never guessed from prose.
+  function glossText(parent, text, gameId) {
     const terms = glossary(gameId);
-    const parts = ["(?<![A-Za-z0-9])(10|[2-9JQKA])([CDHS])(?![A-Za-z0-9])", "(?<![A-Za-z0-9])JK(\\d)(?![A-Za-z0-9])",
-      "(?<![A-Za-z0-9])([CDHS])(?![A-Za-z0-9])"];
-    if (terms.length) parts.push("(" + terms.map((t) => escapeRe(t[0])).join("|") + ")");
-    const re = new RegExp(parts.join("|"), "giu");
+    if (!terms.length) { parent.appendChild(document.createTextNode(text)); return parent; }
+    const re = new RegExp("(" + terms.map((x) => escapeRe(x[0])).join("|") + ")", "giu");
     let pos = 0;
     for (const m of text.matchAll(re)) {
-      const upper = m[0] === m[0].toUpperCase();
-      const isCard = m[1] !== undefined && upper;
-      const isJoker = m[3] !== undefined && upper;
-      const isSuit = m[4] !== undefined && m[0] === m[4] && /^[CDHS]$/.test(m[0]);
-      const term = m[5] !== undefined ? terms.find((t) => t[0].toLowerCase() === m[5].toLowerCase()) : null;
-      if (!isCard && !isJoker && !isSuit && !term) continue;
+      const term = terms.find((x) => x[0].toLowerCase() === m[0].toLowerCase());
+      if (!term) continue;
       if (m.index > pos) parent.appendChild(document.createTextNode(text.slice(pos, m.index)));
-      let node;
-      if (term) {
-        node = document.createElement("abbr");
-        node.className = "gloss";
-        node.title = term[1];
-        node.tabIndex = 0;
-        node.textContent = m[0];
-        const tell = (ev) => { ev.stopPropagation(); notice(m[0] + ": " + term[1]); };
-        node.addEventListener("click", tell);
-        node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") tell(ev); });
-      } else {
-        const suit = isCard ? m[2] : isSuit ? m[4] : "";
-        node = document.createElement("span");
-        node.className = "c" + (suit ? " suit-" + suit : " joker");
-        node.textContent = isCard ? m[1] + SUIT_SYMBOL[suit] : isSuit ? SUIT_SYMBOL[suit] : "★" + m[3];
-        node.title = isCard ? cardName(m[1] + suit) : isSuit ? t("suit." + suit) : cardName("JK" + m[3]);
-      }
+      const node = document.createElement("abbr");
+      node.className = "gloss";
+      node.title = term[1];
+      node.tabIndex = 0;
+      node.textContent = m[0];
+      const tell = (ev) => { ev.stopPropagation(); notice(m[0] + ": " + term[1]); };
+      node.addEventListener("click", tell);
+      node.addEventListener("keydown", (ev) => { if (ev.key === "Enter") tell(ev); });
       parent.appendChild(node);
       pos = m.index + m[0].length;
     }
     if (pos < text.length) parent.appendChild(document.createTextNode(text.slice(pos)));
     return parent;
+  }
+
+  // Fill ``parent`` with rich text (or a plain string): tokens drawn, strings with the glossary
+  // (not on a button, ``plain``: a click there is the button's, not a term's).
+  function richText(parent, parts, gameId, plain) {
+    if (parts === null || parts === undefined) return parent;
+    const text = (s) => (plain ? parent.appendChild(document.createTextNode(s)) : glossText(parent, s, gameId));
+    if (!Array.isArray(parts)) { text(String(parts)); return parent; }
+    for (const p of parts) {
+      if (typeof p === "string") text(p);
+      else if (p && typeof p === "object") parent.appendChild(tokenNode(p, gameId));
+    }
+    return parent;
+  }
+
+  // A UI string with placeholders filled by plain values or tokens, as rich text (so a card
+  // put into "You are winning the trick with {card}." is drawn as a card).
+  function tRich(key, vars, count) {
+    const s = t(key, undefined, count);
+    const out = [];
+    let pos = 0;
+    for (const m of s.matchAll(/\{(\w+)\}/g)) {
+      if (!vars || !(m[1] in vars)) continue;
+      if (m.index > pos) out.push(s.slice(pos, m.index));
+      const v = vars[m[1]];
+      out.push(v !== null && typeof v === "object" ? v : String(v));
+      pos = m.index + m[0].length;
+    }
+    if (pos < s.length) out.push(s.slice(pos));
+    return out;
   }
 
   // A short message at the bottom of the page (a term's meaning, a copied link).
@@ -589,8 +693,8 @@
   }
 
   window.Torite = {
-    cardText, richText, glossary, notice, LANGS, STRINGS,
-    t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, cardName, prettyAction,
+    cardText, cardName, richText, richString, tokenNode, tokenText, contractText, tRich, glossary, notice,
+    LANGS, STRINGS, t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, setGame,
     setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL,
   };
 })();

@@ -3,8 +3,9 @@
 // scores, phase, to_act, round, dealer, round_scores, tricks, hand_sizes, tricks_won,
 // round_points), the game's status rows, the last trick's facts, log lines (a finished trick's
 // and a round end's line carry their event's data), the legal actions with their button texts
-// (each by language), the piles, who is winning the trick, idle clocks, the rematch, and the
-// game's labels from /api/games.  Nothing here knows a particular game: a decision is shown by
+// (each by language, as rich text: strings and card, suit and contract tokens that the one
+// formatter in i18n.js draws), the piles, who is winning the trick, idle clocks, the rematch,
+// and the game's labels from /api/games.  Nothing here knows a particular game: a decision is shown by
 // the form of its legal actions alone (cards of the hand, several cards, a card named from the
 // whole deck, a bid "LEVEL DENOMINATION", anything else as a button).
 "use strict";
@@ -238,10 +239,11 @@
     return e;
   }
 
-  // A text from the server or the labels, shown with suit symbols and the game's glossary.
+  // A text from the server (rich text: strings and tokens) or the labels (a string), its
+  // tokens drawn by the one formatter and the game's glossary terms explained.
   function rich(tag, cls, text) {
     const e = el(tag, cls);
-    T.richText(e, text === undefined || text === null ? "" : String(text), last ? last.game : null);
+    T.richText(e, text === undefined || text === null ? "" : text, last ? last.game : null);
     return e;
   }
 
@@ -295,6 +297,7 @@
   function render(newLines) {
     const m = last;
     const obs = m.obs || {};
+    T.setGame(m.game);  // the game whose labels name the cards drawn
     const main = $("table");
     main.dataset.ready = "1";
     main.dataset.seat = me === null ? "" : String(me);
@@ -355,7 +358,7 @@
       const facts = [];
       if (Array.isArray(obs.hand_sizes)) facts.push(["cards", T.t("table.seat_cards", { n: obs.hand_sizes[i] })]);
       if (Array.isArray(obs.tricks_won)) facts.push(["tricks", T.t("table.seat_tricks", { n: obs.tricks_won[i] })]);
-      if (Array.isArray(obs.round_points)) facts.push(["points", T.t("table.seat_points", { n: signed(obs.round_points[i]) })]);
+      if (Array.isArray(obs.round_points)) facts.push(["points", T.t("table.seat_points", { n: signed(obs.round_points[i]) }, obs.round_points[i])]);
       if (Array.isArray(obs.scores)) facts.push(["total", T.t("table.seat_total", { n: obs.scores[i] })]);
       const f = el("div", "facts");
       for (const [k, text] of facts) f.appendChild(el("span", "fact " + k, text));
@@ -449,7 +452,7 @@
             node.type = "button";
             node.classList.add("legal");
             node.dataset.action = a.text;
-            node.title = buttonText(a);
+            node.title = buttonName(a);
             node.addEventListener("click", () => act(a.text));
           }
           row.appendChild(node);
@@ -723,8 +726,22 @@
     return { singles, named, multis, bids, calls, others };
   }
 
+  // An action's words (rich text from its labels); without them, its kind's name, never the notation.
   function buttonText(a) {
-    return T.byLang(a.label) || T.prettyAction(a.text);
+    return T.byLang(a.label) || [T.actionLabel(last.game, a.kind)];
+  }
+
+  // The spelled-out words of an action: a tooltip and an accessible name.
+  function buttonName(a) {
+    return T.richString(buttonText(a), last.game, true);
+  }
+
+  // A button with an action's words drawn (cards and suits as tokens).
+  function actionButton(tag, cls, a) {
+    const b = el(tag, cls);
+    T.richText(b, buttonText(a), last.game, true);
+    b.title = buttonName(a);
+    return b;
   }
 
   function focusKey() {
@@ -749,7 +766,7 @@
     box.dataset.kind = kind;
     box.appendChild(el("div", "picker-title", T.actionLabel(last.game, kind)));
     const rowsOf = ["S", "H", "D", "C"].map((suit) => RANKS.map((r) => r + suit));
-    const jokers = [...choices.keys()].filter((c) => /^JK\d$/.test(c)).sort();
+    const jokers = [...choices.keys()].filter((c) => /^JK\d?$/.test(c)).sort();
     if (jokers.length) rowsOf.unshift(jokers);
     for (const cards of rowsOf) {
       const row = el("div", "picker-row");
@@ -761,7 +778,7 @@
         if (a && !busy) {
           b.classList.add("legal");
           b.dataset.action = a.text;
-          b.title = buttonText(a);
+          b.title = buttonName(a);
           b.addEventListener("click", () => act(a.text));
         } else {
           b.disabled = true;
@@ -790,12 +807,13 @@
       for (const d of denoms) {
         const td = el("td");
         const a = legal.get(level + " " + d);
-        const b = el("button", "bid" + (T.SUIT_SYMBOL[d] ? " suit-" + d : ""), level + " " + T.denomination(last.game, d));
+        const b = el("button", "bid" + (T.SUIT_SYMBOL[d] ? " suit-" + d : ""), T.contractText(level, d, last.game, false));
         b.type = "button";
         b.dataset.bid = level + " " + d;
+        b.setAttribute("aria-label", T.contractText(level, d, last.game, true));
         if (a && !busy) {
           b.dataset.action = a.text;
-          b.title = buttonText(a);
+          b.title = buttonName(a);
           b.addEventListener("click", () => act(a.text));
         } else {
           b.disabled = true;
@@ -809,7 +827,7 @@
     if (calls.length) {
       const row = el("div", "bidcalls");
       for (const a of calls) {
-        const b = el("button", "call-" + a.kind, buttonText(a));
+        const b = actionButton("button", "call-" + a.kind, a);
         b.type = "button";
         b.dataset.action = a.text;
         b.disabled = busy;
@@ -846,8 +864,8 @@
     if (!doneTrick && Number.isInteger(m.winning)) {
       const own = m.winning === me;
       const entry = ((m.obs && m.obs.trick) || []).find((e) => e && e.seat === m.winning);
-      const card = entry && entry.card ? T.cardText(entry.card) : "";
-      prompt.appendChild(rich("span", "now", own ? T.t("table.you_are_winning", { card }) : T.t("table.is_winning", { who: seatName(m.winning, true), card })));
+      const card = { t: "card", card: entry && entry.card ? entry.card : null };
+      prompt.appendChild(rich("span", "now", own ? T.tRich("table.you_are_winning", { card }) : T.tRich("table.is_winning", { who: seatName(m.winning, true), card })));
     }
   }
 
@@ -908,7 +926,9 @@
     const box = $("controls");
     box.innerHTML = "";
     const button = (text, action, handler, primary) => {
-      const b = el("button", primary ? "primary" : null, text);
+      const b = el("button", primary ? "primary" : null);
+      T.richText(b, text, m.game, true);
+      if (typeof text !== "string") b.title = T.richString(text, m.game, true);
       b.type = "button";
       if (action) b.dataset.action = action;
       b.disabled = busy;
@@ -950,10 +970,7 @@
         // every choice lies face up in a pile: those cards are the buttons, no picker needed
         if (![...mp.keys()].every((c) => onTable.has(c))) box.appendChild(cardPicker(kind, mp));
       }
-      for (const a of others) {
-        const b = button(buttonText(a), a.text, () => act(a.text), true);
-        b.title = a.text;
-      }
+      for (const a of others) button(buttonText(a), a.text, () => act(a.text), true);
     }
     restoreFocus(key, hadFocus);
   }
@@ -1051,11 +1068,11 @@
     // a gone player's countdown ticks between messages
     setInterval(() => { if (last && (last.idle_deadlines || []).some((d) => typeof d === "number")) renderSeats(last, last.obs || {}); }, 1000);
     window.__torite = { state: () => last, seat: () => me, lines: () => logLines };
-    // the game's words (labels in every language); until they come, the notation is shown
+    // the game's words (labels in every language): the names of cards, suits and contracts too
     fetch("/api/games").then((r) => r.json()).then((data) => {
       T.setGames(data.games);
       if (last) render(null);
-    }).catch(() => { /* the notation stays */ });
+    }).catch(() => { /* the server's texts still come with every state */ });
     connect();
   }
 

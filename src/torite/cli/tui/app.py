@@ -35,8 +35,8 @@ from torite.record import Record
 
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from .session import Session
-from .widgets import Cell, ChoiceBar, GridView, HandView, card_text
-from .words import words
+from .widgets import Cell, ChoiceBar, GridView, HandView
+from .words import card_text, level_name, rich_text, words
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 WIDE = 110  # from this width the side panels show beside the table
@@ -93,7 +93,7 @@ class TableApp(App[Record | None]):
         self.selected: set[int] = set()
         self.message = ""
         self.rounds_seen = len(session.observation().get("round_scores") or [])
-        self._buttons: list[tuple[str, Callable[[], None]]] = []
+        self._buttons: list[tuple[Text, Callable[[], None]]] = []
         self.saved: Path | None = None
         self._shown: dict[str, str] = {}
         self._drawn = False
@@ -227,7 +227,7 @@ class TableApp(App[Record | None]):
             if msg.card in mp:
                 self.act(mp[msg.card])
                 return
-        self.message = self.w["not_legal"].format(card=card_str(msg.card))
+        self.message = self.w["not_legal"].format(card=self.session.labels.card_text(card_str(msg.card)))
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
@@ -335,18 +335,19 @@ class TableApp(App[Record | None]):
             self._shown["#ring-key"] = ring_key
             self.query_one("#ring", Static).update(self.ring(obs))
         self.put("#status", self.status(obs))
-        self.put("#strip", Text("\n".join(x.text for x in s.log[-3:])))
+        self.put("#strip", self.log_lines(s.log[-3:]))
         if self.screen.has_class("wide"):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
                                                               self.last_trick()))
             self.query_one("#side-sheet", Static).update(Group(Text(""), Text(self.w["score_sheet"], style="bold"),
                                                                self.score_sheet()))
             self.query_one("#side-log", Static).update(Group(Text(""), Text(self.w["log"], style="bold"),
-                                                             Text("\n".join(x.text for x in s.log[-12:]))))
+                                                             self.log_lines(s.log[-12:])))
         self.put("#keys", self.key_hints())
         self.put("#prompt", self.prompt(obs))
         self.query_one("#prompt", Static).set_class(mine, "mine")
         hand = self.query_one(HandView)
+        hand.labels = s.labels
         cards = sorted((parse_card(c) for c in obs.get("hand") or []), key=s.game.sort_key)
         if self.selecting is not None:
             hand.show(cards, d.multis[self.selecting].cards, selecting=True, selected=self.selected)
@@ -401,7 +402,7 @@ class TableApp(App[Record | None]):
         s = self.session
         name = s.seat_name(seat)
         level = s.levels[seat]
-        return self.w["bot"].format(name=name, level=level) if level else name
+        return self.w["bot"].format(name=name, level=level_name(s.lang, level)) if level else name
 
     def positions(self) -> dict[int, tuple[int, int]]:
         """Where each seat sits in a 3×3 grid: you at the bottom, the others clockwise from your
@@ -447,7 +448,7 @@ class TableApp(App[Record | None]):
             played = Text()
             entry = trick.get(seat)
             if entry is not None:
-                card = card_text(entry.get("card"), hidden=lab.word("hidden"))
+                card = card_text(entry.get("card"), lab)
                 played.append("[")
                 played.append_text(card)
                 played.append("]")
@@ -468,7 +469,7 @@ class TableApp(App[Record | None]):
             centre.append("\n")
             for i, e in enumerate(current):
                 centre.append("  " if i else "")
-                centre.append_text(card_text(e.get("card"), hidden=lab.word("hidden")))
+                centre.append_text(card_text(e.get("card"), lab))
         elif shown_last and last is not None and isinstance(last.get("winner"), int):
             centre.append("\n" + self.w["last_won"].format(who=s.seat_name(last["winner"])), style="dim")
         else:
@@ -491,7 +492,7 @@ class TableApp(App[Record | None]):
             if i:
                 out.append("\n")
             out.append(f"{k}: ", style="bold")
-            out.append(v)
+            out.append_text(rich_text(v, s.labels))
         return out
 
     def prompt(self, obs: Mapping[str, Any]) -> Text:
@@ -530,7 +531,10 @@ class TableApp(App[Record | None]):
             for dn in b.denoms:
                 head = Text(SUIT_SYMBOLS.get(dn, lab.data["denominations"].get(dn, dn)),
                             style="bold red" if dn in "HD" else "bold")
-                rows.append((head, [Cell(Text(f"{lv}{SUIT_SYMBOLS.get(dn, dn)}"), b.cells.get((lv, dn)))
+                # a suit's cells read 14♥; a word's row (노기루다) names it once, its cells the level
+                rows.append((head, [Cell(rich_text([{"t": "contract", "level": lv, "denom": dn}], lab)
+                                         if dn in SUIT_SYMBOLS else Text(str(lv), style="bold"),
+                                         b.cells.get((lv, dn)))
                                     for lv in b.levels]))
             grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
             grid.set_class(True, "on")
@@ -540,12 +544,12 @@ class TableApp(App[Record | None]):
             rows = []
             jokers = sorted(c for c in mp if c >= 52)
             if jokers:
-                rows.append((Text("JK", style="bold magenta"),
-                             [Cell(card_text(card_str(c)), mp.get(c)) for c in jokers]))
+                rows.append((Text("★", style="bold magenta"),
+                             [Cell(card_text(card_str(c), lab), mp.get(c)) for c in jokers]))
             for letter, _ in suits:
                 cards = [parse_card(r + letter) for r in RANKS]
                 rows.append((Text(SUIT_SYMBOLS[letter], style="bold red" if letter in "HD" else "bold"),
-                             [Cell(card_text(card_str(c)), mp.get(c)) for c in cards]))
+                             [Cell(card_text(card_str(c), lab), mp.get(c)) for c in cards]))
             grid.show(Text(self.w["pick_title"].format(kind=lab.action_label(kind)), style="bold"), rows)
             grid.set_class(True, "on")
         else:
@@ -554,17 +558,18 @@ class TableApp(App[Record | None]):
 
     def draw_buttons(self, d: Decision) -> None:
         lab = self.session.labels
-        buttons: list[tuple[str, Callable[[], None]]] = []
+        buttons: list[tuple[Text, Callable[[], None]]] = []
         for a in d.buttons:
-            buttons.append((self.session.action_text(a), lambda a=a: self.act(a)))  # type: ignore[misc]
+            buttons.append((rich_text(self.session.action_rich(a), lab), lambda a=a: self.act(a)))  # type: ignore[misc]
         if self.selecting is not None:
             m = d.multis[self.selecting]
             combo = m.combos.get(sum(1 << c for c in self.selected))
-            text = self.session.action_text(combo) if combo else lab.action_label(self.selecting)
-            buttons.append((self.w["confirm"].format(text=text), self.action_confirm))
+            text = rich_text(self.session.action_rich(combo), lab) if combo else Text(lab.action_label(self.selecting))
+            head, _, tail = self.w["confirm"].partition("{text}")
+            buttons.append((Text(head) + text + Text(tail), self.action_confirm))
         for kind, m in d.multis.items():
             if kind != self.selecting:
-                buttons.append((f"{lab.action_label(kind)} ({m.count})",
+                buttons.append((Text(f"{lab.action_label(kind)} ({m.count})"),
                                 lambda kind=kind: self.start_selecting(kind)))  # type: ignore[misc]
         self._buttons = buttons
         self.query_one(ChoiceBar).show([t for t, _ in buttons])
@@ -596,12 +601,12 @@ class TableApp(App[Record | None]):
         line = Text()
         for seat, c in zip(seats, cards):
             line.append(f"{s.seat_name(seat)} ")
-            line.append_text(card_text(c, hidden=s.labels.word("hidden")))
+            line.append_text(card_text(c, s.labels))
             line.append("   ")
         facts = Text()
         for k, v in s.trick_facts(t):
             facts.append(f"\n{k}: ", style="bold")
-            facts.append(v)
+            facts.append_text(rich_text(v, s.labels))
         return Group(line, facts)
 
     def score_sheet(self) -> RenderableType:
@@ -619,7 +624,12 @@ class TableApp(App[Record | None]):
         return table
 
     def log_text(self) -> Text:
-        return Text("\n".join(f"{i + 1:>4}  {x.text}" for i, x in enumerate(self.session.log)))
+        return Text("\n").join(Text(f"{i + 1:>4}  ") + rich_text(x.rich, self.session.labels)
+                                for i, x in enumerate(self.session.log))
+
+    def log_lines(self, lines: Sequence[Any]) -> Text:
+        """Log lines drawn with their cards and suits in colour."""
+        return Text("\n").join(rich_text(x.rich, self.session.labels) for x in lines)
 
     def summary_body(self, obs: Mapping[str, Any]) -> RenderableType:
         s = self.session
@@ -633,8 +643,8 @@ class TableApp(App[Record | None]):
         for seat in range(n):
             table.add_row(self.seat_label(seat), f"{last[seat]:+}" if isinstance(last[seat], int) else str(last[seat]),
                           str((obs.get("scores") or [""] * n)[seat]))
-        ends = [x.text for x in s.log if x.kind in ("round_end", "game_end")][-1:]
-        return Group(table, *(Text(t, style="dim") for t in ends))
+        ends = [x.rich for x in s.log if x.kind in ("round_end", "game_end")][-1:]
+        return Group(table, *(rich_text(r, s.labels, style="dim") for r in ends))
 
 
 def play_tui(game: Any, human: int, bots: Sequence[str], seed: int, *, records: Path, lang: str = "en",

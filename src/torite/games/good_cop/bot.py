@@ -1,4 +1,4 @@
-"""The rule-of-thumb player for Good Cop, Bad Cop (the ``normal`` level).
+"""The rule-of-thumb player for Good Cop (the ``normal`` level).
 
 A trick is worth 1 minus its penalty cards to whoever takes it, and in 2 against 2 the two teams'
 nets add up to the same total whatever happens, so a trick is good for us when a friend takes it

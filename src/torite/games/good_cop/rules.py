@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop (David Parlett), exactly as ``rules.en.md``
+"""Good Cop (David Parlett), exactly as ``rules.en.md``
 says, with its rulings C1–C6.
 
 A game on the kit (``torite.engine.kit``).  The two cards the dealer turns up are the pile
@@ -98,7 +98,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
 
 class GoodCop(TrickGame):
     id = "good-cop"
-    title = "Good Cop, Bad Cop"
+    title = "Good Cop"
     OPTIONS = (
         OptionSpec("joker", TRUMP_MODE,
                    "jokers are the two top trumps (trump) or may be played to any trick (wild)",

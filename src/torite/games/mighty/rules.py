@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
-from torite.engine.base import Action, OptionError, OptionSpec, Refusal
+from torite.engine.base import Action, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -264,8 +264,9 @@ class Mighty(TrickGame):
 
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
-            raise OptionError("mighty: joker_call_first_trick needs the joker playable in trick 1 "
-                              "(joker_first_trick=no_power)")
+            raise OptionConflict("mighty: joker_call_first_trick needs the joker playable in trick 1 "
+                                 "(joker_first_trick=no_power)",
+                                 {"joker_call_first_trick": True, "joker_first_trick": "forbidden"})
 
     def parse_action(self, text: str) -> Action:
         """``first-trick`` and ``none`` are read in any case (``JK`` and the older ``JK1`` are the

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
-from torite.engine.base import Action, OptionError, OptionSpec, Refusal
+from torite.engine.base import Action, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -214,7 +214,8 @@ class Umbridge(TrickGame):
     def _check_options(self) -> None:
         super()._check_options()
         if self.options["scoring"] == CHICAGO and self.options["honours"]:
-            raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
+            raise OptionConflict("honours are scored at rubber scoring only (scoring=rubber)",
+                                 {"honours": True, "scoring": CHICAGO})
 
 
 class UmbridgeState(TrickState):
