@@ -19,7 +19,9 @@ import pytest
 
 from torite.cli import terminal
 from torite.cli.tui import words as tui_words
-from torite.engine import game_class, game_ids, labels
+from torite.engine import game_class, game_ids
+from torite.present import labels
+from torite.present.labels import load as labels_of
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "src" / "torite" / "web" / "i18n.js"
@@ -72,7 +74,7 @@ def js_strings(lang: str) -> dict[str, str]:
 def texts_of(lang: str) -> list[tuple[str, str]]:
     """Every text a player may read in ``lang``, as (file: where, text)."""
     out: list[tuple[str, str]] = []
-    files = [labels.ENGINE_DIR / f"labels.{lang}.json"]
+    files = [labels.COMMON_DIR / f"labels.{lang}.json"]
     files += [labels.game_folder(game_class(g)) / f"labels.{lang}.json" for g in game_ids()]
     for f in dict.fromkeys(files):
         if f.exists():
@@ -103,7 +105,7 @@ def test_no_word_the_players_do_not_use(lang: str) -> None:
 
 def test_the_settled_terms_are_there() -> None:
     """The words the reviewers settled, where a player meets them."""
-    mighty = {lang: game_class("mighty").labels(lang).data for lang in ("en", "ja", "ko")}
+    mighty = {lang: labels_of(game_class("mighty"), lang).data for lang in ("en", "ja", "ko")}
     ko = mighty["ko"]
     assert [r["label"] for r in ko["status"] if r.get("if") == "call_card"] == ["조커콜 카드"]
     assert (ko["options"]["deal_miss"]["label"], ko["options"]["joker_first_trick"]["label"],
@@ -114,12 +116,13 @@ def test_the_settled_terms_are_there() -> None:
     assert ko["options"]["joker_call_first_trick"]["help"].endswith("함께 쓸 수 없습니다)")
     assert mighty["ja"]["options"]["joker_call_first_trick"]["help"].endswith("とは併用できません）")
     assert "主攻" in mighty["ja"]["summary"] and mighty["ja"]["phases"]["bid"]["prompt"].endswith("。")
-    assert game_class("seconds").labels("ja").title == "セカンズ"
-    assert [game_class("good-cop").labels(x).title for x in ("en", "ja", "ko")] == ["Good Cop", "グッドコップ", "굿 캅"]
-    umbridge = game_class("umbridge").labels("ja").data
+    assert labels_of(game_class("seconds"), "ja").title == "セカンズ"
+    assert [labels_of(game_class("good-cop"), x).title for x in ("en", "ja", "ko")] == [
+        "Good Cop", "グッドコップ", "굿 캅"]
+    umbridge = labels_of(game_class("umbridge"), "ja").data
     assert "予備のハンド" in umbridge["phases"]["umbrage"]["prompt"]
     assert any(r.get("value") == "{deal_no}/4" for r in umbridge["status"])
-    assert game_class("glapgos").labels("ja").data["maps"]["round_summary"]["melds"] == "役"
+    assert labels_of(game_class("glapgos"), "ja").data["maps"]["round_summary"]["melds"] == "役"
     web = {lang: js_strings(lang) for lang in ("ja", "ko")}
     assert web["ko"]["table.download#0"] == "게임 기록 내려받기"
     assert web["ja"]["table.download#0"] == "記録をダウンロード"

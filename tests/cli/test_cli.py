@@ -201,7 +201,7 @@ def test_the_terminal_plays_kaedama_in_japanese_from_the_command(tmp_path: Path,
 
 
 def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: Path) -> None:
-    from torite.engine.labels import languages
+    from torite.present.labels import languages
 
     game = make_game("kaedama", {"rounds": 1})
     assert "ko" in languages(game)

@@ -22,6 +22,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from torite.engine import State
+from torite.present.labels import load as labels_of
 from torite.server.app import create_app
 from torite.server.limits import ServerLimits
 
@@ -156,7 +157,7 @@ def _notation(game: Any, messages: list[Msg]) -> list[str]:
         shown += [(lang, f"button {a['text']}", rich) for a in m["legal"] for lang, rich in a["label"].items()]
         shown += [(lang, f"log line {line['i']}", rich) for line in m["log"] for lang, rich in line["text"].items()]
         for lang, where, rich in shown:
-            for p in rich_problems(rich, game.labels(lang), ids):
+            for p in rich_problems(rich, labels_of(game, lang), ids):
                 found[f"[{lang}] {where}: {p}"] = None
     return list(found)
 

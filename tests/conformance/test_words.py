@@ -12,8 +12,11 @@ from typing import Any
 
 import pytest
 
-from torite.engine import game_class, labels
+from torite.engine import game_class
 from torite.engine.base import Action, Event
+from torite.present import labels
+from torite.present.labels import files as label_files
+from torite.present.labels import load as labels_of
 
 from .harness import Case, cases
 from .words import korean_me, problems, rich_problems, sample
@@ -56,7 +59,7 @@ IDS = frozenset({"first-trick", "deal_miss", "play", "FACED"})
     ([{"t": "tile", "tile": "5m"}], "unknown token"),
 ])
 def test_the_guard_finds_planted_notation(rich: list[Any], found: str) -> None:
-    lab = game_class("mighty").labels("en")
+    lab = labels_of(game_class("mighty"), "en")
     assert any(found in p for p in rich_problems(rich, lab, IDS)), rich_problems(rich, lab, IDS)
 
 
@@ -67,7 +70,7 @@ def test_the_guard_finds_planted_notation(rich: list[Any], found: str) -> None:
     ["the play-off and the first trick: no-trump"],
 ])
 def test_the_guard_passes_words_and_tokens(rich: list[Any]) -> None:
-    lab = game_class("mighty").labels("en")
+    lab = labels_of(game_class("mighty"), "en")
     assert rich_problems(rich, lab, IDS) == []
 
 
@@ -82,12 +85,12 @@ def test_a_raw_placeholder_in_a_labels_file_fails_the_guard(tmp_path: Path, monk
     data["events"]["trump"] = "{card}을(를) 뒤집었습니다. 기루다는 {suit}입니다"
     ko.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     real = labels.game_folder
-    monkeypatch.setattr(labels, "game_folder", lambda c: tmp_path if c is cls else real(c))
-    labels._LOADED.clear()
+    monkeypatch.setattr(label_files, "game_folder", lambda c: tmp_path if c is cls else real(c))
+    label_files._LOADED.clear()
     try:
         found = "\n".join(problems(sample(cls({}), [1], max_rounds=1)))
     finally:
-        labels._LOADED.clear()
+        label_files._LOADED.clear()
     assert "kaedama [ko] event trump: a card in notation" in found
     assert "kaedama [ko] event trump: a suit letter" in found
     assert "[en]" not in found and "[ja]" not in found
@@ -99,7 +102,7 @@ def test_the_guard_reads_buttons_events_and_status_of_a_sample() -> None:
     game = game_class("mighty")({})
     s = Sample(game, events=[Event("bid", 1, {"bid": "14 S"})],
                actions={"bid 14 NT": Action.parse("bid 14 NT")}, phases={"bid"})
-    where = [w for w, _ in texts(s, game.labels("ko"))]
+    where = [w for w, _ in texts(s, labels_of(game, "ko"))]
     assert "event bid" in where and "event bid (to its seat)" in where and "button bid" in where
     assert "prompt bid" in where and "phase bid" in where and "action bid" in where
 

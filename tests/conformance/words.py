@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from torite.engine import Action, Event, Game, State
-from torite.engine.labels import TOKEN_KINDS, Labels, languages
+from torite.present.labels import TOKEN_KINDS, Labels, languages
+from torite.present.labels import load as labels_of
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS](?![A-Za-z0-9])")
 JOKER = re.compile(r"(?<![A-Za-z0-9])JK\d?(?![A-Za-z0-9])")
@@ -180,7 +181,7 @@ def problems(s: Sample) -> list[str]:
     out: dict[str, None] = {}
     ids = frozenset(s.ids)
     for lang in languages(s.game):
-        lab = s.game.labels(lang)
+        lab = labels_of(s.game, lang)
         for where, rich in texts(s, lab):
             for p in rich_problems(rich, lab, ids):
                 out[f"{s.game.id} [{lang}] {where}: {p} in {lab.text(rich)!r}"] = None

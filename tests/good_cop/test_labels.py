@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from torite.engine import labels
 from torite.games.good_cop.rules import GoodCop, GoodCopState
+from torite.present import labels
 
 from .helpers import play, start
 

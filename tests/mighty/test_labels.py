@@ -4,6 +4,8 @@ discards to the president only, the Korean and Japanese words of the game."""
 from __future__ import annotations
 
 from torite.engine.registry import make_game
+from torite.present import labels
+from torite.present.labels import load as labels_of
 
 from .helpers import play, setup
 
@@ -11,7 +13,7 @@ from .helpers import play, setup
 def rows(state: object, seat: int | None, lang: str = "en") -> dict[str, str]:
     from torite.games.mighty.rules import MightyState
     assert isinstance(state, MightyState)
-    return dict(state.game.status(state.observation(seat), lang=lang))
+    return dict(labels.status(state.game, state.observation(seat), lang))
 
 
 def test_the_friend_row_tells_the_friend_and_nobody_else_who_it_is() -> None:
@@ -35,10 +37,10 @@ def test_a_fake_friend_is_told_to_everyone_when_the_president_plays_the_card() -
     play(state, "AS")
     assert all(rows(state, s)["friend"] == "nobody: seat 0 plays alone (fake friend)" for s in (1, 4, None))
     game = make_game("mighty")
-    line = next(game.event_text(e, lang="ko") for e in state.events if e.kind == "friend_shown")
+    line = next(labels.event_text(game, e, "ko") for e in state.events if e.kind == "friend_shown")
     assert line is not None and line.startswith("♠A은(는) 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
 
 
 def test_the_game_has_its_words_in_korean_and_japanese() -> None:
-    ko, ja = make_game("mighty").labels("ko"), make_game("mighty").labels("ja")
+    ko, ja = labels_of(make_game("mighty"), "ko"), labels_of(make_game("mighty"), "ja")
     assert ko.title == "마이티" and ja.title == "マイティ"

@@ -23,8 +23,8 @@ from torite.cli.tui.screens import LogScreen, PanelScreen, RulesScreen, SummaryS
 from torite.cli.tui.widgets import ChoiceBar, GridView, HandView
 from torite.cli.tui.words import words
 from torite.engine.base import Action
-from torite.engine.labels import languages
 from torite.engine.registry import game_class, game_ids, make_game
+from torite.present.labels import languages
 from torite.record import Record, replay
 
 SIZE = (80, 24)

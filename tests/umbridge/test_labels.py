@@ -3,8 +3,9 @@ its cards, the score sheet; each seat is told its own secrets only."""
 
 from __future__ import annotations
 
-from torite.engine import labels
 from torite.games.umbridge.rules import Umbridge, UmbridgeState
+from torite.present import labels
+from torite.present.labels import load as labels_of
 
 from .helpers import act, keep_both, start, suits_deal
 from .test_rules import worked_trick_deal
@@ -49,7 +50,7 @@ def test_events_are_told_in_words() -> None:
     state = start([worked_trick_deal()], dealer=0)
     keep_both(state)
     act(state, (0, "pass"), (1, "bid 2 S"), (0, "pass"), (1, "done"), (0, "done"), (0, "play KH"), (1, "play 3H"))
-    lab = Umbridge.labels("en")
+    lab = labels_of(Umbridge, "en")
     lines = [lab.event_text(e) for e in state.events if e.visible_to(None)]
     assert "seat 1 bids 2♠" in lines and "seat 1 plays ♥3 from the dummy" in lines
     assert "nobody took umbrage" in lines and any(x.startswith("the dummy is turned face up") for x in lines)

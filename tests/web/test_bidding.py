@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from torite.engine import labels
 from torite.engine.registry import game_class, game_ids
 from torite.server.app import create_app
+from torite.testing.labels import audit, compare_languages
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -30,8 +30,8 @@ def client(bidding_game: str) -> Iterator[TestClient]:
 
 def test_the_bidding_game_plays_through_the_protocol_with_complete_labels(bidding_game: str) -> None:
     assert bidding_game in game_ids()
-    assert labels.audit(bidding_game, seeds=30) == []
-    assert labels.compare_languages(game_class(bidding_game)) == []
+    assert audit(bidding_game, seeds=30) == []
+    assert compare_languages(game_class(bidding_game)) == []
 
 
 def test_bids_and_named_cards_reach_the_seat_with_their_words(client: TestClient, bidding_game: str) -> None:

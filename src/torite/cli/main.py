@@ -15,6 +15,7 @@ from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import add_backend_arguments
+from torite.present.pages import rules_page
 from torite.record import Record, RecordError, replay
 
 
@@ -32,7 +33,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(game_class(args.game).rules_page(args.lang))
+    print(rules_page(game_class(args.game), args.lang))
     return 0
 
 

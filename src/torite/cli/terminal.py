@@ -23,7 +23,8 @@ from torite.cards import card_str, parse_card
 from torite.engine.base import Action, Game, IllegalAction, State
 from torite.engine.bot import Bot
 from torite.engine.driver import run
-from torite.engine.labels import LabelError, Labels, Rich
+from torite.present.labels import LabelError, Labels, Rich
+from torite.present.labels import load as load_labels
 from torite.record import Record, start_record
 from torite.sim import derive_seed
 
@@ -146,7 +147,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
                   inp: TextIO | None = None, out: TextIO | None = None,
                   ask: Callable[[str], str] | None = None, lang: str = "en",
                   max_rounds: int | None = None) -> Record:
-    labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
+    labels: Labels = load_labels(game, lang)  # an unknown language fails here, before anything is played
     inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
     out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import importlib
 import random
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, Self
 
 from torite.cards import card_str, iter_bits, parse_card
-from torite.engine import labels as _labels
-from torite.engine.labels import Labels
 
 if TYPE_CHECKING:
     from torite.engine.phases import Phase
@@ -292,38 +288,9 @@ class Game(ABC):
         module, _, name = self.BOT.partition(":")
         return getattr(importlib.import_module(module), name)(self, seat, rng)
 
-    @classmethod
-    def rules_page(cls, lang: str = "en") -> str:
-        """The player-facing rules page shipped beside the rules module (``rules.<lang>.md``)."""
-        folder = Path(sys.modules[cls.__module__].__file__ or ".").parent
-        page = folder / f"rules.{lang}.md"
-        if not page.is_file():
-            have = sorted(p.name.split(".")[1] for p in folder.glob("rules.*.md"))
-            raise OptionError(f"no {lang!r} rules page for {cls.id} (languages: {', '.join(have)})")
-        return page.read_text(encoding="utf-8")
-
     def sort_key(self, card: int) -> tuple[int, int]:
         """Display order of a hand: by suit (jokers first), then rank high to low."""
         return (-1, -card) if card >= 52 else (card // 13, -card)
-
-    @classmethod
-    def labels(cls, lang: str = "en") -> Labels:
-        """The game's words in ``lang`` (``labels.<lang>.json`` beside the rules module, over the
-        engine's common labels); see :mod:`torite.engine.labels` for the schema."""
-        return _labels.load(cls, lang)
-
-    def status(self, obs: Mapping[str, Any], *, lang: str = "en",
-               names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
-        """Public state worth showing a player, as (label, value) rows, from the labels' status rows."""
-        return _labels.status(self, obs, lang, names)
-
-    def event_text(self, event: Event, *, lang: str = "en", names: Sequence[str | None] | None = None,
-                   you: int | None = None) -> str | None:
-        """One line describing an event for a log, or None to leave it out, from the labels.
-
-        ``names`` names the seats (default "seat N"); ``you`` is the reader's seat, whose lines
-        take the second-person forms the labels give."""
-        return _labels.event_text(self, event, lang, names, you)
 
     def parse_action(self, text: str) -> Action:
         try:

@@ -24,7 +24,7 @@ table, the path holding this seat's own token), ``joined``,
 a refused message changes nothing.
 
 Words.  ``GET /api/games`` carries each game's labels in every language it ships (title,
-options, phases, action names, trick tags, …; see ``torite.engine.labels``).  What depends on
+options, phases, action names, trick tags, …; see ``torite.present.labels``).  What depends on
 the moment is rendered here, from the seat's observation and visible events only, in every
 language at once, so a client switches language without asking: ``status`` and
 ``last_trick`` are ``{lang: [[label, value], …]}``, a legal action's ``label`` and a log line's
@@ -51,9 +51,11 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from torite.engine import labels
 from torite.engine.base import OptionConflict, OptionError
 from torite.engine.registry import game_class, game_ids, make_game
+from torite.present import labels
+from torite.present.languages import LANGUAGES
+from torite.present.pages import rules_page
 from torite.server import safejson
 from torite.server.limits import ServerLimits
 from torite.server.markdown import to_html
@@ -65,7 +67,7 @@ log = logging.getLogger("torite.server")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: where scripts/make_reports.py writes the ready-made reports: var/reports at the checkout's root
 REPORTS_DIR = Path(__file__).resolve().parents[3] / "var" / "reports"
-LANGS = ("en", "ja", "ko")
+LANGS = tuple(LANGUAGES)
 MAX_MESSAGE = 4096
 
 # Everything is served by this app: no script, style or font from elsewhere may load.
@@ -185,7 +187,7 @@ def _rules_langs(cls: type[Any]) -> list[str]:
     langs = []
     for lang in LANGS:
         try:
-            cls.rules_page(lang)
+            rules_page(cls, lang)
         except (OptionError, OSError):
             continue
         langs.append(lang)
@@ -244,7 +246,7 @@ async def rules(request: Request) -> Response:
         return error("not_found", str(e), 404)
     for try_lang in (lang, "en", *LANGS):
         try:
-            md = cls.rules_page(try_lang)
+            md = rules_page(cls, try_lang)
         except (OptionError, OSError):
             continue
         return JSONResponse({"game": gid, "lang": try_lang, "markdown": md, "html": to_html(md)})

@@ -30,12 +30,11 @@ from typing import Any, TypeVar
 
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
-from torite.engine import labels
 from torite.engine.base import Game, IllegalAction, OptionError, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
 from torite.engine.registry import make_game
-from torite.present import decision
+from torite.present import decision, labels
 from torite.record import Record, start_record
 from torite.server.store import Store, TableRow
 

@@ -29,8 +29,9 @@ from textual.widgets import Static
 
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
-from torite.engine.labels import SUIT_SYMBOLS
 from torite.present.decision import Decision, group, phase_of
+from torite.present.labels import SUIT_SYMBOLS
+from torite.present.pages import rules_page
 from torite.record import Record
 
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
@@ -296,7 +297,7 @@ class TableApp(App[Record | None]):
         page = None
         for lang in (self.session.lang, "en"):
             try:
-                page = cls.rules_page(lang)
+                page = rules_page(cls, lang)
                 break
             except (OptionError, OSError):
                 continue

@@ -16,7 +16,8 @@ from torite.bots import make_bot
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
-from torite.engine.labels import LabelError, Labels, Rich, languages
+from torite.present.labels import LabelError, Labels, Rich, languages
+from torite.present.labels import load as load_labels
 from torite.record import Record, start_record
 from torite.sim import derive_seed
 
@@ -41,7 +42,7 @@ class Session:
         self.game = game
         self.human = human
         self.seed = seed
-        self.labels: Labels = game.labels(lang)  # an unknown language fails here, before anything is played
+        self.labels: Labels = load_labels(game, lang)  # an unknown language fails here, before anything is played
         self.lang = lang
         self.state: State = game.new_state(seed, max_rounds=max_rounds)
         n = game.num_players
@@ -71,7 +72,7 @@ class Session:
         return languages(self.game)
 
     def set_language(self, lang: str) -> None:
-        self.labels = self.game.labels(lang)
+        self.labels = load_labels(self.game, lang)
         self.lang = lang
         old = self._logged
         self.log, self._logged = [], 0

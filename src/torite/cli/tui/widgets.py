@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from torite.cards import card_str
 from torite.engine.base import Action
-from torite.engine.labels import Labels
+from torite.present.labels import Labels
 
 from .words import card_text
 

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from rich.text import Text
 
-from torite.engine.labels import SUIT_SYMBOLS, Labels
+from torite.present.labels import SUIT_SYMBOLS, Labels
 
 WORDS: Final[dict[str, dict[str, str]]] = {
     "en": {

@@ -12,9 +12,12 @@ from typing import Any
 
 import pytest
 
-from torite.engine import labels as L
 from torite.engine.base import Action, Event, Game
 from torite.engine.registry import game_class, game_ids, make_game
+from torite.present import labels as L
+from torite.present.labels import files
+from torite.testing import labels as testing_labels
+from torite.testing.labels import audit, choice_key, compare_languages
 
 GOLDEN = Path(__file__).with_name("labels_golden_en.json")
 
@@ -35,25 +38,25 @@ def test_labels_are_complete_and_every_template_renders(game_id: str) -> None:
     """Every option and choice, and every phase, action kind, event kind and trick flag met in
     random games (every option variant) has its words in every language; every template renders
     on what those games produce and reads only keys that occur."""
-    assert L.audit(game_id, seeds=3) == []
+    assert audit(game_id, seeds=3) == []
 
 
 @pytest.mark.parametrize(("game_id", "lang"), _game_langs())
 def test_titles_options_and_phases_have_words(game_id: str, lang: str) -> None:
     cls = game_class(game_id)
-    lab = cls.labels(lang)
+    lab = L.load(cls, lang)
     assert lab.title.strip() and lab.data.get("summary")
     if lang == "en":
         assert lab.title == cls.title
     for spec in cls.OPTIONS:
         o = lab.data["options"][spec.name]
         assert o["label"].strip() and o["help"].strip()
-        assert set(o.get("choices", {})) == {L.choice_key(c) for c in spec.choices or ()}
+        assert set(o.get("choices", {})) == {choice_key(c) for c in spec.choices or ()}
 
 
 @pytest.mark.parametrize("game_id", game_ids())
 def test_english_and_japanese_files_have_the_same_keys(game_id: str) -> None:
-    assert L.compare_languages(game_class(game_id)) == []
+    assert compare_languages(game_class(game_id)) == []
 
 
 def _replay(case: dict[str, Any]) -> tuple[Game, Any]:
@@ -81,16 +84,6 @@ def test_todays_english_is_reproduced(case: dict[str, Any]) -> None:
             state.apply_text(seat, text)
     assert state.is_over()
     assert [L.event_text(game, e, "en") for e in state.events] == case["events"]
-
-
-def test_game_methods_default_to_the_labels() -> None:
-    game = make_game("kaedama")
-    state = game.new_state(4)
-    obs = state.observation(1)
-    assert Game.status(game, obs, lang="ja") == L.status(game, obs, "ja")
-    e = state.events[0]
-    assert Game.event_text(game, e, lang="ja", names=["A", "B", "C"]) == L.event_text(game, e, "ja", ["A", "B", "C"])
-    assert game_class("kaedama").labels("ja").title == "替え玉トリック"
 
 
 # ------------------------------------------------------------------ second person and names
@@ -153,7 +146,8 @@ def kaedama_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for f in src.glob("labels.*.json"):
         shutil.copy(f, tmp_path / f.name)
     real = L.game_folder
-    monkeypatch.setattr(L, "game_folder", lambda c: tmp_path if c is cls else real(c))
+    for module in (files, testing_labels):  # where the loader and the audit look it up
+        monkeypatch.setattr(module, "game_folder", lambda c: tmp_path if c is cls else real(c))
     return tmp_path
 
 
@@ -204,13 +198,13 @@ def test_the_audit_finds_what_is_missing(kaedama_copy: Path) -> None:
         del d["options"]["trump_card"]["choices"]["top"]
         d["status"].append({"label": "x", "value": "{nonsense}"})
     _edit(kaedama_copy / "labels.ja.json", strip)
-    problems = "\n".join(L.audit("kaedama", seeds=1))
+    problems = "\n".join(audit("kaedama", seeds=1))
     assert "[ja]: tags.face_down: missing" in problems
     assert "[ja]: events.replace: missing" in problems
     assert "[ja]: options.trump_card.choices: no words for 'top'" in problems
     assert "reads 'nonsense', which never occurs" in problems
     assert "[en]" not in problems
-    assert "labels.ja.json: lacks tags.face_down" in "\n".join(L.compare_languages(game_class("kaedama")))
+    assert "labels.ja.json: lacks tags.face_down" in "\n".join(compare_languages(game_class("kaedama")))
 
 
 # ------------------------------------------------------------------ the template language
@@ -241,30 +235,30 @@ def test_cards_suits_and_contracts_are_tokens_a_face_draws_its_own_way() -> None
     """A placeholder's card, suit or contract is a token, never text: the compact form shows the
     suit symbol then the rank, the spoken form spells it out in the language's order."""
     mighty = make_game("mighty")
-    ko = mighty.labels("ko")
+    ko = L.load(mighty, "ko")
     rich = ko.action_rich(Action.parse("bid 14 NT"))
     assert rich == [{"t": "contract", "level": 14, "denom": "NT"}, " 공약"]
     assert ko.text(rich) == "14 노기루다 공약"
     assert ko.action_text(Action.parse("bid 15 S")) == "15♠ 공약"
     assert ko.action_text(Action.parse("bid 15 S"), spoken=True) == "15 스페이드 공약"
-    assert mighty.labels("en").action_text(Action.parse("bid 14 NT")) == "Bid 14 no-trump"
-    assert mighty.labels("ja").action_text(Action.parse("bid 14 NT")) == "14 ノートランプを入札"
-    umbridge = make_game("umbridge").labels("en")
+    assert L.load(mighty, "en").action_text(Action.parse("bid 14 NT")) == "Bid 14 no-trump"
+    assert L.load(mighty, "ja").action_text(Action.parse("bid 14 NT")) == "14 ノートランプを入札"
+    umbridge = L.load(make_game("umbridge"), "en")
     assert umbridge.action_text(Action.parse("bid 3 NT")) == "Bid 3NT"  # an abbreviation attaches
     assert umbridge.action_text(Action.parse("bid 2 H")) == "Bid 2♥"
     for lang, compact, spoken in (("en", "♠A ♥10 ??", "ace of spades, 10 of hearts, a face-down card"),
                                   ("ja", "♠A ♥10 ??", "スペードのA、ハートの10、裏向きのカード"),
                                   ("ko", "♠A ♥10 ??", "스페이드 A, 하트 10, 뒤집힌 카드")):
-        lab = mighty.labels(lang)
+        lab = L.load(mighty, lang)
         tok = {"t": "cards", "cards": ["AS", "10H", None]}
         assert (lab.text([tok]), lab.text([tok], spoken=True)) == (compact, spoken)
-    tod = make_game("trick-of-the-dead").labels("en")
+    tod = L.load(make_game("trick-of-the-dead"), "en")
     assert tod.card_text("JK2") == "Joker 2" and tod.card_text("KC", spoken=True) == "king of clubs"
     # Mighty has one joker: its word alone, in every language
-    assert [mighty.labels(x).card_text("JK1") for x in ("en", "ja", "ko")] == ["Joker", "ジョーカー", "조커"]
+    assert [L.load(mighty, x).card_text("JK") for x in ("en", "ja", "ko")] == ["Joker", "ジョーカー", "조커"]
     assert tod.text([{"t": "suit", "suit": "H", "word": True}, " / ", {"t": "suit", "suit": "H", "word": False}]) \
         == "♥ hearts / ♥"
-    assert make_game("trick-of-the-dead").labels("ja").action_text(Action.parse("trump C")) == "切り札：♣クラブ"
+    assert L.load(make_game("trick-of-the-dead"), "ja").action_text(Action.parse("trump C")) == "切り札：♣クラブ"
 
 
 def test_a_letter_in_the_templates_own_words_stays_a_letter() -> None:
@@ -273,7 +267,7 @@ def test_a_letter_in_the_templates_own_words_stays_a_letter() -> None:
     game = make_game("mighty")
     end = Event("round_end", -1, {"made": True, "alone": False, "contract": "14 H", "party_points": 15,
                                   "base": 3, "factor": 2, "amount": 6, "points": [12, 6, -6, -6, -6]})
-    rich = game.labels("en").event_rich(end)
+    rich = L.load(game, "en").event_rich(end)
     assert rich is not None and {"t": "contract", "level": 14, "denom": "H"} in rich
     assert not [p for p in rich if isinstance(p, dict) and p["t"] == "suit"]
     assert L.event_text(game, end) == ("contract 14♥ made with 15 point cards: S = 3 × 2 = 6; "
@@ -305,12 +299,12 @@ def test_korean_counts_deals_in_native_ordinals() -> None:
 
     assert deal(1) == "두 번째 판: 딜러는 3번 자리입니다" and deal(0, you=3) == "첫 번째 판: 내가 딜러입니다"
     assert str(deal(24)).startswith("25번째 판")
-    assert [game.labels("en").ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1st", "2nd", "3rd", "4th", "11th", "21st"]
+    assert [L.load(game, "en").ordinal(n) for n in (1, 2, 3, 4, 11, 21)] == ["1st", "2nd", "3rd", "4th", "11th", "21st"]
 
 
 def test_placeholder_output_stays_a_part_of_its_own() -> None:
     """Literal words and each value are separate parts, so a check (and a face) can tell them apart."""
-    lab = make_game("kaedama").labels("en")
+    lab = L.load(make_game("kaedama"), "en")
     rich = lab.event_rich(Event("replace", 1, {"out": "5S", "drawn": None, "stock_size": 3}))
     assert rich == ["seat 1", " replaces ", {"t": "card", "card": "5S"}, " with ", "a face-down card",
                     " from the stock (", "3", " left)"]
