@@ -129,10 +129,12 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
         states = [m for m in messages if is_state(m)]
         assert states, f"{who(viewer)} received no state"
         for m in states:
-            view = {k: v for k, v in m.items() if k not in ("log", "legal")}
+            view = {k: v for k, v in m.items() if k not in ("log", "legal", "decision")}
             known = judge.known_after[m["n"]][viewer]
             extra = card_mentions(view) & ~known
-            extra |= card_mentions(m.get("legal", [])) & ~known & ~(offered[m["n"]] if viewer == HUMAN else 0)
+            # the decision groups the legal actions: both may name a card to call from the deck
+            choices = [m.get("legal", []), m.get("decision") or {}]
+            extra |= card_mentions(choices) & ~known & ~(offered[m["n"]] if viewer == HUMAN else 0)
             if extra:
                 leaks.append(f"after {m['n']} actions {who(viewer)} was sent {cards_text(extra)}")
             for line in m["log"]:
