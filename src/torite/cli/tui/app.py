@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -40,6 +41,16 @@ from .widgets import Cell, ChoiceBar, GridView, HandView
 from .words import card_text, level_name, rich_text, words
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+class Mode(StrEnum):
+    """What the table is doing: bots are moving, the person decides, a round's summary or the
+    game's end is shown."""
+
+    BUSY = "busy"
+    INPUT = "input"
+    SUMMARY = "summary"
+    OVER = "over"
 WIDE = 110  # from this width the side panels show beside the table
 
 
@@ -87,7 +98,7 @@ class TableApp(App[Record | None]):
         self.records = records
         self.bot_delay = bot_delay
         self.on_exit_message = on_exit
-        self.ui = "busy"  # busy (bots), input (the person decides), summary, over
+        self.ui = Mode.BUSY
         self.decision = Decision()
         self.legal: list[Action] = []
         self.selecting: str | None = None  # the multi-card kind being selected
@@ -137,7 +148,7 @@ class TableApp(App[Record | None]):
     async def advance(self) -> None:
         """Bots act until the person must (or the game ends); round summaries on the way."""
         s = self.session
-        self.ui = "busy"
+        self.ui = Mode.BUSY
         self.draw()
         while (seat := s.bot_to_act()) is not None:
             if self.bot_delay > 0:
@@ -153,7 +164,7 @@ class TableApp(App[Record | None]):
         if s.state.is_over():
             await self.game_over()
             return
-        self.ui = "input"
+        self.ui = Mode.INPUT
         self.selecting = None
         self.selected = set()
         self.draw()
@@ -168,19 +179,19 @@ class TableApp(App[Record | None]):
         self.rounds_seen = len(rows)
         if self.session.state.is_over():
             return True
-        self.ui = "summary"
+        self.ui = Mode.SUMMARY
         go = await self.push_screen_wait(SummaryScreen(self.w["summary"].format(n=len(rows)),
                                                        self.summary_body(obs), self.w["continue"]))
         if not go:
             self.finish()
             self.exit(self.session.record)
             return False
-        self.ui = "busy"
+        self.ui = Mode.BUSY
         self.draw()
         return True
 
     async def game_over(self) -> None:
-        self.ui = "over"
+        self.ui = Mode.OVER
         self.draw()
         s = self.session
         res = s.state.result()
@@ -201,7 +212,7 @@ class TableApp(App[Record | None]):
 
     def act(self, action: Action) -> None:
         """The person's decision."""
-        if self.ui != "input":
+        if self.ui != Mode.INPUT:
             return
         try:
             self.session.apply(self.session.human, action)
@@ -210,7 +221,7 @@ class TableApp(App[Record | None]):
             self.draw()
             return
         self.message = ""
-        self.ui = "busy"
+        self.ui = Mode.BUSY
         self.selecting = None
         self.selected = set()
         self.draw()
@@ -222,7 +233,7 @@ class TableApp(App[Record | None]):
 
     # ------------------------------------------------------------ keys and widgets
     def on_hand_view_chosen(self, msg: HandView.Chosen) -> None:
-        if self.ui != "input":
+        if self.ui != Mode.INPUT:
             return
         for mp in self.decision.singles.values():
             if msg.card in mp:
@@ -232,7 +243,7 @@ class TableApp(App[Record | None]):
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
-        if self.ui != "input" or self.selecting is None:
+        if self.ui != Mode.INPUT or self.selecting is None:
             return
         need = self.decision.multis[self.selecting].count
         if msg.card in self.selected:
@@ -243,7 +254,7 @@ class TableApp(App[Record | None]):
         self.draw()
 
     def on_grid_view_chosen(self, msg: GridView.Chosen) -> None:
-        if self.ui != "input":
+        if self.ui != Mode.INPUT:
             return
         if msg.action is None:
             self.message = self.w["not_legal"].format(card=msg.label.strip())
@@ -255,12 +266,12 @@ class TableApp(App[Record | None]):
         self.action_button(msg.index + 1)
 
     def action_button(self, number: int) -> None:
-        if self.ui != "input" or not 1 <= number <= len(self._buttons):
+        if self.ui != Mode.INPUT or not 1 <= number <= len(self._buttons):
             return
         self._buttons[number - 1][1]()
 
     def action_confirm(self) -> None:
-        if self.ui != "input" or self.selecting is None:
+        if self.ui != Mode.INPUT or self.selecting is None:
             return
         mask = sum(1 << c for c in self.selected)
         action = self.decision.multis[self.selecting].combos.get(mask)
@@ -321,7 +332,7 @@ class TableApp(App[Record | None]):
             return
         s = self.session
         obs = s.observation()
-        mine = self.ui == "input"
+        mine = self.ui == Mode.INPUT
         self.legal = s.legal() if mine else []
         self.decision = group(phase_of(s.game.phases(), obs["phase"]), self.legal, obs.get("hand") or [])
         d = self.decision
@@ -371,7 +382,7 @@ class TableApp(App[Record | None]):
             self.query_one(selector, Static).update(text)
 
     def focus_decision(self) -> None:
-        if self.ui != "input":
+        if self.ui != Mode.INPUT:
             return
         hand = self.query_one(HandView)
         grid = self.query_one(GridView)
@@ -500,9 +511,9 @@ class TableApp(App[Record | None]):
         s = self.session
         w = self.w
         d = self.decision
-        if self.ui == "over":
+        if self.ui == Mode.OVER:
             return Text(w["game_over"])
-        if self.ui != "input":
+        if self.ui != Mode.INPUT:
             to_act = [x for x in obs.get("to_act") or []]
             if len(to_act) > 1:
                 return Text(w["waiting_simul"])
