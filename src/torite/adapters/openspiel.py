@@ -23,18 +23,22 @@ games that draw during play), so it is not what this adapter does.
 
 Information.  The information-state string of a seat is its torite observation as canonical
 JSON: everything the seat may know, including the round's play history (every trick, who led,
-voids shown); the tensor is the observation vector of :mod:`torite.adapters.encoding`.  The
+voids shown); the tensor is the observation vector of :mod:`torite.adapters.encoding`, kept up
+to date along the state's history by a tracker per player (cloned with the state).  The
 observation string and tensor are the same (torite's observation is the information state of
 the round; earlier rounds show as scores).  A public observer (``private_info=NONE``) gets a
 spectator's observation; an all-players one is refused.  ``resample_from_infostate(player, sampler)`` draws
 a full state from torite's determinizer, built from that observation alone: the hidden cards
 dealt again consistent with every card seen, void shown and card pinned.
 
-Returns are the game totals (``result().scores``) at the end, in the game's own points
-(general-sum), times the game's ``SCORE_SIGN``: so every player maximises its return, and in a
-game of penalty points (Hearts) the return is minus the penalty points taken.
-``min_utility`` / ``max_utility`` are the largest absolute round score met in exploration,
-times ``UTILITY_MARGIN`` and the rounds: a bound for scaling, not a proof.
+Returns are the game's (``Game.returns``: each round's points times ``SCORE_SIGN``, so every
+player maximises its return; the Hearts yardstick's are OpenSpiel's ``26 - points`` a deal, so
+``python_torite_hearts`` returns exactly what ``hearts`` returns), general-sum.  The bounds are
+the ones the game declares from its rules (``Game.bounds``): ``min_utility`` / ``max_utility``
+the least and greatest return of a round times ``max_rounds`` (Hearts: OpenSpiel's [0, 36]),
+``max_game_length`` the most decisions of a round times ``max_rounds`` (Hearts: 64; the seed's
+chance nodes are not decisions).  A round the rules may deal again without end (Mighty, when
+all pass) is counted with ``THROWN_IN_DEALS`` deals thrown in.
 
 States clone cheaply in Python (``state.clone()`` clones the torite state); OpenSpiel's C++
 side clones a Python state by replaying its history, which works for states reached by play
@@ -51,13 +55,21 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from torite.adapters.encoding import GameSpec, spec
-from torite.engine.base import IllegalAction, State
+from torite.adapters.encoding import GameSpec, Tracker, Vector, spec
+from torite.engine.base import Bounds, IllegalAction, State
+from torite.engine.kit import TrickState
 from torite.engine.registry import game_class, game_ids
 
 SEED_NODES = 4
-UTILITY_MARGIN = 4.0
+#: deals thrown in and dealt again that ``max_game_length`` allows a round (Mighty's rules deal
+#: again as often as all pass: with its rule-of-thumb bots 1 deal in 12 is thrown in)
+THROWN_IN_DEALS = 8
 PREFIX = "python_torite_"
+
+
+def game_length(bounds: Bounds, rounds: int) -> int:
+    """The most decisions ``rounds`` rounds can take (``max_game_length``)."""
+    return rounds * (bounds.round_actions + THROWN_IN_DEALS * bounds.thrown_in_actions)
 
 
 def short_name(game_id: str) -> str:
@@ -77,15 +89,16 @@ class ToriteGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError("max_rounds must be at least 1")
         sp = spec(game_id, params)
         n = sp.game.num_players
-        bound = sp.score_scale * UTILITY_MARGIN * rounds
+        bounds = sp.game.bounds()
+        low, high = bounds.returns(sp.game.SCORE_SIGN)
         info = pyspiel.GameInfo(
             num_distinct_actions=sp.actions.size,
             max_chance_outcomes=256,
             num_players=n,
-            min_utility=-bound,
-            max_utility=bound,
+            min_utility=rounds * low,
+            max_utility=rounds * high,
             utility_sum=None,
-            max_game_length=SEED_NODES + rounds * (4 * sp.round_steps + 64))
+            max_game_length=game_length(bounds, rounds))
         super().__init__(game_type(game_id), info, {**sp.game.options, "max_rounds": rounds})
         # set after the pybind base is built: attributes set before it are lost
         self.torite_id = game_id
@@ -107,10 +120,12 @@ class ToriteGame(pyspiel.Game):  # type: ignore[misc]
         """A pyspiel state around a torite state (a sampled world, say), its chance resolved.
         With ``horizon`` the pyspiel state ends when the current round does, and its returns
         are the points gained from here: what a search deciding one round needs."""
+        if not isinstance(state, TrickState):
+            raise TypeError("the OpenSpiel adapter plays games on the kit")
         s = ToriteState(self)
         s.torite = state
         s.horizon_round = state.rounds_played if horizon else None
-        s.base = list(state.result().scores) if horizon else None
+        s.base = state.rounds_played if horizon else 0
         return s
 
 
@@ -142,11 +157,12 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.tgame = _Info.of(game)
         self.seed_bytes: list[int] = []
-        self.torite: State | None = None
+        self.torite: TrickState | None = None
         self.horizon_round: int | None = None
-        self.base: list[int] | None = None
+        self.base = 0  # the rounds before the returns count
         self.moves: list[int] = []
         self._key: tuple[tuple[int, int], str] | None = None
+        self.trackers: dict[int | None, Tracker] = {}
 
     # ------------------------------------------------------------------ protocol
     def _over(self) -> bool:
@@ -224,13 +240,18 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
             return f"action {action}"
 
     def returns(self) -> list[float]:
-        n = self.tgame.spec.game.num_players
+        game = self.tgame.spec.game
         if self.torite is None or not self._over():
-            return [0.0] * n
-        scores = self.torite.result().scores
-        base = self.base or [0] * n
-        sign = self.tgame.spec.game.SCORE_SIGN
-        return [float(sign * (s - b)) for s, b in zip(scores, base, strict=True)]
+            return [0.0] * game.num_players
+        return list(game.returns(self.torite.result(), since=self.base))
+
+    def tensor(self, player: int | None) -> Vector:
+        """The observation vector of ``player`` (None: a spectator's), from its tracker."""
+        assert self.torite is not None
+        tracker = self.trackers.get(player)
+        if tracker is None:
+            tracker = self.trackers[player] = self.tgame.spec.tracker(player)
+        return tracker.update(self.torite)
 
     def clone(self) -> ToriteState:
         new = ToriteState(self.get_game())
@@ -239,6 +260,7 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         new.horizon_round = self.horizon_round
         new.base = self.base
         new.moves = list(self.moves)
+        new.trackers = {p: t.copy() for p, t in self.trackers.items()}
         return new
 
     def history(self) -> list[int]:
@@ -253,6 +275,7 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         sampler = probability_sampler if callable(probability_sampler) else random.random
         seed = int(float(sampler()) * 2**53)
         world = t.game.determinizer(t.observation(player_id)).sample(random.Random(seed))
+        assert isinstance(world, TrickState)
         new = ToriteState(self.get_game())
         new.seed_bytes = list(self.seed_bytes)
         new.torite = world
@@ -282,7 +305,7 @@ class ToriteObserver:
         if state.torite is None:
             self.tensor.fill(0.0)
             return
-        self.tensor[:] = self.game.spec.obs.encode(state.torite.observation(None if self.public_only else player))
+        self.tensor[:] = state.tensor(None if self.public_only else player)
 
     def string_from(self, state: ToriteState, player: int) -> str:
         return _observation_string(state, None if self.public_only else player)

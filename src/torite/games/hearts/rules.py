@@ -21,12 +21,12 @@ and the lowest total wins.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, OptionSpec, Refusal, Result
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 from torite.engine.summary import row, summary
@@ -93,6 +93,18 @@ class Hearts(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """OpenSpiel's ``hearts``: a deal scores 0 to 26 penalty points; 12 passes and 52 cards
+        (its ``MaxGameLength``, 64).  The returns are its ``26 - points``, bounded as it bounds
+        them, [0, 36] (``kMinScore``, ``kMaxScore``: its bound allows for the J♦ bonus option,
+        -10, which its default game and this one do not play; the rules reach only 0 to 26), so
+        that an algorithm scaled by the bounds behaves alike on both."""
+        return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """OpenSpiel's return of a deal: 26 minus the penalty points."""
+        return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
 class HeartsState(TrickState):
