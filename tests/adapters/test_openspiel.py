@@ -190,3 +190,42 @@ def test_hearts_returns_bounds_and_length_are_openspiels() -> None:
         state.apply_action(rng.choice(state.legal_actions()))
     points = state.torite.result().scores
     assert state.returns() == [26.0 - p for p in points] and sum(points) > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_dealing_card_by_card_as_chance_passes_the_random_simulation_test(game_id: str) -> None:
+    """``chance=deal``: OpenSpiel's card games' chance, a node a card (and the dealer and the
+    deal's words first, the seed after for what the game draws later); a game whose explicit
+    deals cannot take every arrangement of the cards says so."""
+    if make_game(game_id).deal_chance() is None:
+        with pytest.raises(ValueError, match="card by card"):
+            adapter.load(game_id, chance="deal")
+        return
+    game = adapter.load(game_id, chance="deal")
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_the_cards_chance_deals_are_the_hands_and_piles_of_the_game() -> None:
+    game = adapter.load("trick-of-the-dead", chance="deal")
+    state = game.new_initial_state()
+    nodes = game.chance.nodes
+    assert [n.kind for n in nodes[:1]] == ["dealer"] and [n.kind for n in nodes[-adapter.SEED_NODES:]] == ["seed"] * 4
+    rng = random.Random(4)
+    drawn = []
+    while state.is_chance_node():
+        outcomes = [o for o, _ in state.chance_outcomes()]
+        assert abs(sum(p for _, p in state.chance_outcomes()) - 1.0) < 1e-9
+        pick = rng.choice(outcomes)
+        drawn.append(pick)
+        state.apply_action(pick)
+    deck = game.spec.deck
+    cards = [deck[o] for o, n in zip(drawn, nodes) if n.kind == "card"]
+    assert sorted(cards) == sorted(deck)  # every card once
+    places = state.torite.card_places()
+    assert places["hands[0]"] == sum(1 << c for c in cards[0:48:3])
+    assert places["graveyard"] == sum(1 << c for c in cards[48:])
+    assert state.torite.dealer == drawn[0]
+    hearts = adapter.load("hearts", chance="deal")
+    assert [n.kind for n in hearts.chance.nodes] == ["word"] + ["card"] * 52  # OpenSpiel's own
+    with pytest.raises(ValueError, match="chance must be"):
+        adapter.load("hearts", chance="cards")

@@ -121,6 +121,11 @@ class GoodCop(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def deal_chance(self) -> None:
+        """Dealt card by card, two turned jokers could not be a deal (the pack is shuffled again
+        until they are not, §3): a deal of Good Cop is the seed's."""
+        return None
+
     def bounds(self) -> Bounds:
         """From the scoring (C2): a side's net is its tricks minus the penalty cards in them.
         At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that

@@ -27,7 +27,7 @@ from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
-from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 from torite.engine.summary import row, summary
 
@@ -101,6 +101,12 @@ class Hearts(TrickGame):
         -10, which its default game and this one do not play; the rules reach only 0 to 26), so
         that an algorithm scaled by the bounds behaves alike on both."""
         return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+
+    def deal_chance(self) -> DealChance:
+        """OpenSpiel's chance: the pass direction (``target=0``; a game to 100 rotates it), then
+        the cards; the dealer plays no part, and nothing is drawn after the deal."""
+        words = () if self.options["target"] else (("pass_direction", DIRECTIONS),)
+        return DealChance(words, dealer=False, later=False)
 
     def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
         """OpenSpiel's return of a deal: 26 minus the penalty points."""
