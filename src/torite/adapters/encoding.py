@@ -72,7 +72,7 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -184,6 +184,7 @@ class ActionSpace:
         self.index_of_block = {(b.kind, b.n, b.arg): i for i, b in enumerate(self.blocks)}
         self._listed = [None if b.sets is None else {m: i for i, m in enumerate(b.sets)} for b in self.blocks]
         self._ids: dict[Action, int | None] = {}
+        self._actions: dict[int, Action] = {}
         self.size = total
 
     @classmethod
@@ -233,8 +234,17 @@ class ActionSpace:
 
     def action(self, index: int, legal: Sequence[Action] | None = None) -> Action:
         """The action of id ``index`` (``KeyError`` when there is none)."""
+        found = self._actions.get(index)
+        if found is not None:
+            return found
         if not 0 <= index < self.size:
             raise KeyError(f"action id {index} is outside 0..{self.size - 1}")
+        action = self._action(index)
+        if len(self._actions) < 100_000:  # a memo: a game offers the same few actions again
+            self._actions[index] = action
+        return action
+
+    def _action(self, index: int) -> Action:
         b = bisect.bisect_right(self.offsets, index) - 1
         block = self.blocks[b]
         k = index - self.offsets[b]
@@ -242,13 +252,13 @@ class ActionSpace:
         return Action(block.kind, cards if block.n else 0, block.arg)
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
-        """1 at the id of every action of ``legal``."""
-        m = np.zeros(self.size, np.int8)
-        if legal:
-            known = self._ids.get  # the memo of ids: one lookup an action, on the hot path
-            ids = [known(a) for a in legal]
-            m[[self.index(a) for a in legal] if None in ids else cast("list[int]", ids)] = 1
-        return m
+        """1 at the id of every action of ``legal`` (a new array)."""
+        m = bytearray(self.size)  # set byte by byte, then seen as int8: faster than numpy's own
+        known = self._ids.get  # the memo of ids: one lookup an action, on the hot path
+        for a in legal:
+            i = known(a)
+            m[self.index(a) if i is None else i] = 1
+        return np.frombuffer(m, np.int8)
 
     def labels(self) -> list[str]:
         """Every id's action text, for documentation and debugging."""
@@ -360,7 +370,7 @@ class ObsSpec:
             self.watch_values = lambda st: (one(st),)
         elif attrs:
             self.watch_values = operator.attrgetter(*attrs)
-        self._marks: dict[int, tuple[dict[str, Any], npt.NDArray[np.intp]]] = {}
+        self._marks: dict[int, tuple[dict[str, Any], list[int]]] = {}
         self.view_keys = [w.key for w in game.VIEWS if w.key in self.extra_of]
         #: the segments a round's tricks fill (emptied when a round starts)
         self.history_spans = [(self.offset["played"], 2 * n * d)] + [(self.offset[f"trick.{k}"], d)
@@ -460,7 +470,7 @@ class ObsSpec:
             elif isinstance(x, str):
                 self._cards(ones, o[f"trick.{k}"], (x,))
 
-    def marks_of(self, record: dict[str, Any]) -> npt.NDArray[np.intp]:
+    def marks_of(self, record: dict[str, Any]) -> list[int]:
         """The indices one finished trick's record sets (:meth:`_finished`), worked out once for
         every seat's tracker: a record is never changed once its trick is over."""
         found = self._marks.get(id(record))
@@ -468,11 +478,10 @@ class ObsSpec:
             return found[1]
         ones: list[int] = []
         self._finished(ones, record)
-        marks = np.array(ones, np.intp)
         if len(self._marks) > 4096:
             self._marks.clear()
-        self._marks[id(record)] = (record, marks)
-        return marks
+        self._marks[id(record)] = (record, ones)
+        return ones
 
     def _extra(self, v: Vector, at: int, e: _Extra, x: Any, ones: list[int]) -> None:
         if x is None:
@@ -565,8 +574,11 @@ class Tracker:
         n = spec.n
         me = self.me = seat if seat is not None and 0 <= seat < n else -1
         self.v = np.zeros(spec.size, np.float32)
+        #: the vector's memory: an item written through it costs a fraction of numpy's
+        #: ``v[i] = x`` (the tracker writes a few dozen items an update)
+        self.mv = memoryview(self.v)
         if me >= 0:
-            self.v[spec.offset["seat"] + me] = 1.0
+            self.mv[spec.offset["seat"] + me] = 1.0
         o = spec.offset
         self._at = (o["phase"], o["to_act"], o["turn"], o["dealer"], o["leader"], o["led"], o["round"], o["hand"])
         self._phase: Any = None
@@ -576,12 +588,14 @@ class Tracker:
         self._round: Any = None
         self._hand = 0
         self._sizes: list[int] = []
-        self._totals: list[int] = []  # scores, round points and tricks won, one list after another
+        self._scores: list[int] = []
+        self._points: list[int] = []
+        self._won: list[int] = []
         self._voids: list[int] = [0] * n
         self._trick_cards: list[int] = []
         self._trick_key: Any = None
         self._trick_ones: list[int] = []
-        self._history: tuple[int, int] = (-1, -1)  # (round, finished tricks read)
+        self._read_round, self._read = -1, -1  # the round of the finished tricks read, and how many
         self._raw: tuple[Any, ...] | None = None
         self._shown: dict[str, Any] = {}  # the views' last values
 
@@ -589,12 +603,13 @@ class Tracker:
         """A tracker of a cloned state: the same vector and memory, independent from here on."""
         new = copy.copy(self)
         new.v = self.v.copy()
+        new.mv = memoryview(new.v)
         new._shown = dict(self._shown)
         return new
 
     def update(self, state: TrickState) -> Vector:
         """The seat's vector now (the tracker's own array: copy it to keep it)."""
-        spec, v = self.spec, self.v
+        spec, v = self.spec, self.mv
         n = spec.n
         at_phase, at_to_act, at_turn, at_dealer, at_leader, at_led, at_round, at_hand = self._at
         phase = state.phase
@@ -637,40 +652,38 @@ class Tracker:
                         v[at_hand + at] = 1.0 if hand & low else 0.0
                     changed ^= low
                 self._hand = hand
-        sizes = [h.bit_count() for h in hands]
+        sizes = list(map(int.bit_count, hands))
         if sizes != self._sizes:
-            self._numbers(spec.at_sizes, sizes, self._sizes)
+            for i, x in enumerate(sizes, spec.at_sizes):
+                v[i] = x
             self._sizes = sizes
-        totals = state.scores + state.round_points + state.tricks_won
-        if totals != self._totals:
-            self._numbers(spec.at_scores, totals, self._totals)
-            self._totals = totals
+        if state.scores != self._scores or state.round_points != self._points or state.tricks_won != self._won:
+            self._scores, self._points, self._won = state.scores[:], state.round_points[:], state.tricks_won[:]
+            totals = self._scores + self._points + self._won  # side by side, one a seat each
+            for i, x in enumerate(totals, spec.at_scores):
+                v[i] = x
         if state.voids != self._voids:
             self._write_voids(state.voids)
-        self._trick(state)
-        if (state.round_no, len(state.history)) != self._history:
+        if spec.slot_attrs or state.trick != self._trick_cards or state.trick_seats != self._trick_key:
+            self._trick(state)
+        if len(state.history) != self._read or state.round_no != self._read_round:
             self._tricks(state)
         if spec.watch_values is not None or spec.view_keys:
             self._declared(state)
-        return v
+        return self.v
 
     def _move(self, at: int, old: int, now: int, top: int) -> int:
         """Move a one-hot segment's 1 from ``old`` to ``now`` (none outside 0..top-1)."""
-        v = self.v
+        v = self.mv
         if 0 <= old < top:
             v[at + old] = 0.0
         if 0 <= now < top:
             v[at + now] = 1.0
         return now
 
-    def _numbers(self, at: int, now: list[int], old: list[int]) -> None:
-        """Per-seat numbers lying side by side from ``at`` (the kit keeps one a seat in each
-        list), written when one of them changed."""
-        self.v[at:at + len(now)] = now
-
     def _write_voids(self, voids: list[int]) -> None:
         """The suits each seat has shown it lacks, written where they changed."""
-        n, v = self.spec.n, self.v
+        n, v = self.spec.n, self.mv
         at = self.spec.offset["voids"]
         old = self._voids
         for s in range(min(n, len(voids))):
@@ -683,7 +696,7 @@ class Tracker:
     def _trick(self, state: TrickState) -> None:
         """The current trick: a game without trick slots by its cards and seats (a card played
         is one index more), another as its entries show it, rewritten when they changed."""
-        spec, v = self.spec, self.v
+        spec, v = self.spec, self.mv
         if not spec.slot_attrs:
             seats, cards = state.trick_seats, state.trick
             if cards == self._trick_cards and seats == self._trick_key:
@@ -714,16 +727,18 @@ class Tracker:
     def _tricks(self, state: TrickState) -> None:
         """The round's finished tricks: each new record marked once; a new round empties them."""
         history = state.history
-        rnd, read = self._history
+        read = self._read
         spec, v = self.spec, self.v
-        if rnd != state.round_no or len(history) < read:
+        if self._read_round != state.round_no or len(history) < read:
             for offset, size in spec.history_spans:
                 v[offset:offset + size] = 0.0
             read = 0
+        mv = self.mv
         for record in history[max(read, 0):]:
-            v[spec.marks_of(record)] = 1.0
-        v[spec.offset["tricks_played"]] = float(len(history))
-        self._history = (state.round_no, len(history))
+            for i in spec.marks_of(record):
+                mv[i] = 1.0
+        mv[spec.offset["tricks_played"]] = float(len(history))
+        self._read_round, self._read = state.round_no, len(history)
 
     def _declared(self, state: TrickState) -> None:
         """The declared piles, fields and roles, each read again as the observation reads it

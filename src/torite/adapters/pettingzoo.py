@@ -166,9 +166,9 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         state.apply(seat, chosen)
         rewards = self.rewards
-        if state.rounds_played != self._rounds:  # a round was scored: its returns are paid
-            result = state.result()
-            paid = self.game.returns(result, since=self._rounds)
+        paying = state.rounds_played != self._rounds
+        if paying:  # a round was scored: its returns are paid
+            paid = self.game.returns(state.result(), since=self._rounds)
             self._rounds = state.rounds_played
             for s, a in enumerate(self.possible_agents):
                 rewards[a] = paid[s]
@@ -183,7 +183,8 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
                 self.terminations[a] = True
                 self.infos[a] = dict(info)
         self._next()
-        self._accumulate_rewards()
+        if paying:  # nothing to add otherwise: every reward is 0 between scored rounds
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

@@ -200,7 +200,7 @@ class HeartsState(TrickState):
     def hearts_broken(self) -> bool:
         """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
         earlier trick (``broken``, what the lead rule reads) or in this one."""
-        return self.broken or any(POINTS_MASK >> c & 1 for c in self.trick)
+        return self.broken or bool(POINTS_MASK & sum(map(_BIT.__getitem__, self.trick)))
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
