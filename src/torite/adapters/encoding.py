@@ -352,6 +352,7 @@ class ObsSpec:
         self.extra_at = [(e, self.offset[e.key]) for e in self.extras]
         self.extra_of = {e.key: (e, at) for e, at in self.extra_at}
         self.at_sizes, self.at_scores = self.offset["hand_sizes"], self.offset["scores"]
+        self.at_trick = self.offset["trick"]
         #: each card's text in the game's notation -> its index in the deck
         self.text_pos = {game.notation.texts[c]: i for i, c in enumerate(self.deck)}
         self.simultaneous = game.SIMULTANEOUS
@@ -518,10 +519,12 @@ class _Watch(NamedTuple):
     """One declared pile, field or role, for a :class:`Tracker`: ``attrs``, the state
     attributes what the seat sees of it is made of (read together for every watch, at every
     update, and compared with what they held: a change says the watch must be read again);
-    ``view``, what the observation shows of it, as ``(key, value)`` pairs."""
+    ``view``, what the observation shows of it, as ``(key, value)`` pairs; ``private``, a
+    per-seat field of which a seat sees its own item (only that item's change matters)."""
 
     attrs: tuple[str, ...]
     view: Callable[[TrickState, int, int | None], list[tuple[str, Any]]]
+    private: bool = False
 
 
 def _watches(game: TrickGame, encoded: set[str]) -> list[_Watch]:
@@ -537,7 +540,7 @@ def _watches(game: TrickGame, encoded: set[str]) -> list[_Watch]:
         if f.obs_key in encoded:
             def field_view(st: TrickState, me: int, seat: int | None, f: Field = f) -> list[tuple[str, Any]]:
                 return [(f.obs_key, views.field_view(st, f, me))]
-            out.append(_Watch((f.attr,), field_view))
+            out.append(_Watch((f.attr,), field_view, f.private))
     for r in game.ROLES:
         def role_view(st: TrickState, me: int, seat: int | None, r: Role = r) -> list[tuple[str, Any]]:
             revealed, holder = views.role_view(st, r, me)
@@ -602,6 +605,15 @@ class Tracker:
         self._read_round, self._read = -1, -1  # the round of the finished tricks read, and how many
         self._raw: tuple[Any, ...] | None = None
         self._shown: dict[str, Any] = {}  # the views' last values
+        self._written: set[str] = set()  # the extra segments written so far
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the memoryview (made again from the vector)."""
+        return {k: v for k, v in self.__dict__.items() if k != "mv"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.mv = _items(self.v)
 
     def copy(self) -> Tracker:
         """A tracker of a cloned state: the same vector and memory, independent from here on."""
@@ -609,6 +621,7 @@ class Tracker:
         new.v = self.v.copy()
         new.mv = _items(new.v)
         new._shown = dict(self._shown)
+        new._written = set(self._written)
         return new
 
     def update(self, state: TrickState) -> Vector:
@@ -632,8 +645,13 @@ class Tracker:
                 v[at_to_act + s] = 1.0
         # as the observation shows it: no seat's turn in a simultaneous phase or after the end
         turn = state.turn if phase != OVER and phase not in spec.simultaneous else -1
-        if turn != self._turn:
-            self._turn = self._move(at_turn, self._turn, turn, n)
+        old = self._turn
+        if turn != old:
+            if 0 <= old < n:
+                v[at_turn + old] = 0.0
+            if 0 <= turn < n:
+                v[at_turn + turn] = 1.0
+            self._turn = turn
         if state.dealer != self._dealer:
             self._dealer = self._move(at_dealer, self._dealer, state.dealer, n)
         if state.leader != self._leader:
@@ -668,8 +686,18 @@ class Tracker:
                 v[i] = x
         if state.voids != self._voids:
             self._write_voids(state.voids)
-        if spec.slot_attrs or state.trick != self._trick_cards or state.trick_seats != self._trick_key:
+        if spec.slot_attrs:
             self._trick(state)
+        elif state.trick != self._trick_cards or state.trick_seats != self._trick_key:
+            # a game without trick slots: the trick is its cards by seat (none face down)
+            for i in self._trick_ones:
+                v[i] = 0.0
+            at, d, pos = spec.at_trick, spec.d, spec.pos
+            seats, cards = state.trick_seats, state.trick
+            ones = [at + s * d + pos[c] for s, c in zip(seats, cards) if 0 <= s < n and c in pos]
+            for i in ones:
+                v[i] = 1.0
+            self._trick_key, self._trick_cards, self._trick_ones = seats[:], cards[:], ones
         if len(state.history) != self._read or state.round_no != self._read_round:
             self._tricks(state)
         if spec.watch_values is not None or spec.view_keys:
@@ -698,35 +726,21 @@ class Tracker:
         self._voids = list(voids)
 
     def _trick(self, state: TrickState) -> None:
-        """The current trick: a game without trick slots by its cards and seats (a card played
-        is one index more), another as its entries show it, rewritten when they changed."""
+        """The current trick of a game with trick slots, as its entries show it, rewritten
+        when its cards, seats or slots changed."""
         spec, v = self.spec, self.mv
-        if not spec.slot_attrs:
-            seats, cards = state.trick_seats, state.trick
-            if cards == self._trick_cards and seats == self._trick_key:
-                return
-            at, d, n, pos = spec.offset["trick"], spec.d, spec.n, spec.pos
-            ones = [at + s * d + pos[c] for s, c in zip(seats, cards) if 0 <= s < n and c in pos]
-            self._trick_key, self._trick_cards = seats[:], cards[:]
-        else:
-            key = (tuple(state.trick), tuple(state.trick_seats), *(tuple(getattr(state, a))
-                                                                   for a in spec.slot_attrs))
-            if key == self._trick_key:
-                return
-            ones = []
-            if state.trick:
-                spec._entries(ones, views.trick_entries(state))
-            self._trick_key = key
-        old = self._trick_ones
-        if old[:len(ones)] == ones[:len(old)] and len(ones) >= len(old):  # cards were added
-            for i in ones[len(old):]:
-                v[i] = 1.0
-        else:
-            for i in old:
-                v[i] = 0.0
-            for i in ones:
-                v[i] = 1.0
-        self._trick_ones = ones
+        key = (tuple(state.trick), tuple(state.trick_seats),
+               *(tuple(getattr(state, a)) for a in spec.slot_attrs))
+        if key == self._trick_key:
+            return
+        ones: list[int] = []
+        if state.trick:
+            spec._entries(ones, views.trick_entries(state))
+        for i in self._trick_ones:
+            v[i] = 0.0
+        for i in ones:
+            v[i] = 1.0
+        self._trick_key, self._trick_ones = key, ones
 
     def _tricks(self, state: TrickState) -> None:
         """The round's finished tricks: each new record marked once; a new round empties them."""
@@ -754,7 +768,13 @@ class Tracker:
             if now != last:
                 me, seat = self.me, self.seat
                 for watch, (a, b) in zip(spec.watches, spec.watch_spans):
-                    if last is None or now[a:b] != last[a:b]:
+                    if last is None:
+                        changed = True
+                    elif watch.private:  # the seat's own item (a spectator's is always empty)
+                        changed = me >= 0 and now[a][me] != last[a][me]
+                    else:
+                        changed = now[a:b] != last[a:b]
+                    if changed:
                         for key, x in watch.view(state, me, seat):
                             self._write(key, x)
                 self._raw = _kept(now)
@@ -768,14 +788,18 @@ class Tracker:
                     self._write(key, x)
 
     def _write(self, key: str, x: Any) -> None:
-        """Encode one extra segment anew."""
+        """Encode one extra segment anew (emptied first, unless it was never written)."""
         e, at = self.spec.extra_of[key]
         v = self.v
-        v[at:at + e.size] = 0.0
+        if key in self._written:
+            v[at:at + e.size] = 0.0
+        else:
+            self._written.add(key)
         ones: list[int] = []
         self.spec._extra(v, at, e, x, ones)
-        if ones:
-            v[ones] = 1.0
+        mv = self.mv
+        for i in ones:
+            mv[i] = 1.0
 
 
 # --------------------------------------------------------------------------- the spec
