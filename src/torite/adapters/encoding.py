@@ -59,6 +59,11 @@ Left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians)
 lists of other shapes (an auction's calls).  :func:`describe` lists a game's segments with
 offsets; ``docs/research.md`` prints them for the shipped games.  Values are raw (points are
 points), not normalised.
+
+**Kept up to date.**  :meth:`ObsSpec.encode` encodes an observation whole; an environment asks
+for one at every step, so the adapters keep each seat's vector with a :class:`Tracker`, which
+writes only what changed since it was last asked (each finished trick read once, the rest
+compared with what the vector holds) and equals the whole encoding at every step.
 """
 
 from __future__ import annotations
