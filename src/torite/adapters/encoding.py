@@ -89,6 +89,8 @@ from torite.engine.phases import Bid, Card, Cards, Choice, Contract, Word
 from torite.engine.registry import make_game
 
 NSUITS = 5  # C D H S, and a fifth slot for jokers / no suit
+#: bounds of the observation Box the environments declare: raw points and counts stay well inside
+OBS_BOUND = 1.0e6
 
 Vector = npt.NDArray[np.float32]
 

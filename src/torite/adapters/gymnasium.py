@@ -39,7 +39,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from torite.adapters import table
-from torite.adapters.encoding import GameSpec, Tracker, spec
+from torite.adapters.encoding import OBS_BOUND, GameSpec, Tracker, spec
 from torite.bots import BOT_NAMES, make_bot
 from torite.engine import driver
 from torite.engine.bot import Bot
@@ -47,8 +47,6 @@ from torite.engine.kit import TrickState
 from torite.engine.registry import game_ids
 from torite.seeds import derive_seed
 
-#: bounds of the observation Box: raw points and counts stay well inside
-OBS_BOUND = 1.0e6
 ILLEGAL = ("refuse", "raise")
 
 

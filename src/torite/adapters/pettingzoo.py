@@ -45,13 +45,10 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from torite.adapters import table
-from torite.adapters.encoding import GameSpec, Tracker, spec
+from torite.adapters.encoding import OBS_BOUND, GameSpec, Tracker, spec
 from torite.engine.base import Action
 from torite.engine.kit import TrickState
 from torite.seeds import derive_seed
-
-#: bounds of the observation Box: raw points and counts stay well inside
-OBS_BOUND = 1.0e6
 
 
 class ToriteEnv(AECEnv):  # type: ignore[misc]
