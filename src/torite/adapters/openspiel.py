@@ -64,7 +64,7 @@ SEED_NODES = 4
 #: the chance of the adapter: the seed's bytes, or the first deal card by card
 CHANCE_MODES = ("seed", "deal")
 #: deals thrown in and dealt again that ``max_game_length`` allows a round (Mighty's rules deal
-#: again as often as all pass: with its rule-of-thumb bots 1 deal in 12 is thrown in)
+#: again as often as all pass: with its rule-of-thumb bots about 1 election in 14 is passed out)
 THROWN_IN_DEALS = 8
 PREFIX = "python_torite_"
 
