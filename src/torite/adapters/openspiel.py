@@ -222,7 +222,8 @@ class ToriteGame(pyspiel.Game):  # type: ignore[misc]
     def wrap(self, state: State, *, horizon: bool = False) -> ToriteState:
         """A pyspiel state around a torite state (a sampled world, say), its chance resolved.
         With ``horizon`` the pyspiel state ends when the current round does, and its returns
-        are the points gained from here: what a search deciding one round needs."""
+        are those of the rounds scored from here (the current one): what a search deciding one
+        round needs."""
         if not isinstance(state, TrickState):
             raise TypeError("the OpenSpiel adapter plays games on the kit")
         s = ToriteState(self)

@@ -6,7 +6,7 @@ deals (``torite arena hearts --bots hard,openspiel-ismcts``), not to be strong o
 
 A decision: the bot gets its seat's observation and the legal actions, like every torite bot.
 It samples one full state from ``game.determinizer(obs)``, wraps it as a pyspiel state that
-ends with the current round and returns the points each seat gains until then (torite's own
+ends with the current round and returns each seat's return of that round (torite's own
 search looks as far, for the same reasons: see :mod:`torite.bots.search`), and lets
 ``ISMCTSBot`` search from it.  Every world the search plays comes from the adapter's
 ``resample_from_infostate``, i.e. torite's determinizer on the observation alone, drawn from
