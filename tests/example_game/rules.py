@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str
-from torite.engine.base import Action
+from torite.engine.base import Action, Bounds
 from torite.engine.kit import (
     CARD,
     CONTRACT,
@@ -82,6 +82,13 @@ class BidAndCall(TrickGame):
     @property
     def hand_size(self) -> int:
         return 3
+
+    def bounds(self) -> Bounds:
+        """A side scores its level (at most 3), doubled or redoubled: ±12.  Decisions: the
+        auction's bids rise (15 at most), each may be doubled and redoubled, and at most 2
+        passes come between two other calls (a third ends the auction); the call; 9 cards."""
+        calls = 3 * len(BIDS)
+        return Bounds((-12, 12), calls + 2 * (calls + 1) + 1 + 9)
 
 
 class BidAndCallState(TrickState):

@@ -59,36 +59,38 @@ Left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians)
 lists of other shapes (an auction's calls).  :func:`describe` lists a game's segments with
 offsets; ``docs/research.md`` prints them for the shipped games.  Values are raw (points are
 points), not normalised.
+
+**Kept up to date.**  :meth:`ObsSpec.encode` encodes an observation whole; an environment asks
+for one at every step, so the adapters keep each seat's vector with a :class:`Tracker`, which
+writes only what changed since it was last asked (each finished trick read once, the rest
+compared with what the vector holds) and equals the whole encoding at every step.
 """
 
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 import json
 import math
-import random
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from torite.cards import SUITS, iter_bits, parse_card
-from torite.engine.base import Action, Game
-from torite.engine.kit import TrickGame
+from torite.engine.base import Action
+from torite.engine.kit import OVER, Field, Pile, Role, TrickGame, TrickState, views
 from torite.engine.phases import Bid, Card, Cards, Choice, Contract, Word
 from torite.engine.registry import make_game
-from torite.seeds import derive_seed
 
 NSUITS = 5  # C D H S, and a fifth slot for jokers / no suit
-#: random rounds played only to measure a game's score scale and round length (the adapters'
-#: utility bounds and game length), never for the layout or the action ids
-EXPLORE_ROUNDS = 24
-EXPLORE_GAMES = 2
-EXPLORE_GAME_ROUNDS = 4
+#: bounds of the observation Box the environments declare: raw points and counts stay well inside
+OBS_BOUND = 1.0e6
 
 Vector = npt.NDArray[np.float32]
 
@@ -119,38 +121,6 @@ def _suit_index(text: Any) -> int:
 
 def options_key(options: Mapping[str, Any]) -> str:
     return json.dumps(dict(options), sort_keys=True)
-
-
-# --------------------------------------------------------------------------- scale
-@dataclass(frozen=True)
-class _Scale:
-    """What random play measured: the largest absolute round score and the most actions a
-    round took (the adapters' utility bounds and game length; not the layout)."""
-
-    max_abs_score: float
-    max_steps: int
-
-
-def _measure(game: Game) -> _Scale:
-    n = game.num_players
-    runs: list[tuple[int, int | None, int, int]] = [
-        (derive_seed("torite-explore", i), i % n, 1, i) for i in range(EXPLORE_ROUNDS)]
-    runs += [(derive_seed("torite-explore-game", i), None, EXPLORE_GAME_ROUNDS, 0) for i in range(EXPLORE_GAMES)]
-    top, most = 1.0, 0
-    for seed, dealer, rounds, first in runs:
-        state = game.new_state(seed, dealer=dealer, max_rounds=rounds, first_round=first)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.is_over():
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
-            steps += 1
-        res = state.result()
-        for row in res.round_scores or (res.scores,):
-            top = max(top, *(abs(float(x)) for x in row))
-        most = max(most, math.ceil(steps / rounds))
-    return _Scale(top, most)
 
 
 # --------------------------------------------------------------------------- actions
@@ -221,6 +191,7 @@ class ActionSpace:
         self.index_of_block = {(b.kind, b.n, b.arg): i for i, b in enumerate(self.blocks)}
         self._listed = [None if b.sets is None else {m: i for i, m in enumerate(b.sets)} for b in self.blocks]
         self._ids: dict[Action, int | None] = {}
+        self._actions: dict[int, Action] = {}
         self.size = total
 
     @classmethod
@@ -270,8 +241,17 @@ class ActionSpace:
 
     def action(self, index: int, legal: Sequence[Action] | None = None) -> Action:
         """The action of id ``index`` (``KeyError`` when there is none)."""
+        found = self._actions.get(index)
+        if found is not None:
+            return found
         if not 0 <= index < self.size:
             raise KeyError(f"action id {index} is outside 0..{self.size - 1}")
+        action = self._action(index)
+        if len(self._actions) < 100_000:  # a memo: a game offers the same few actions again
+            self._actions[index] = action
+        return action
+
+    def _action(self, index: int) -> Action:
         b = bisect.bisect_right(self.offsets, index) - 1
         block = self.blocks[b]
         k = index - self.offsets[b]
@@ -279,10 +259,13 @@ class ActionSpace:
         return Action(block.kind, cards if block.n else 0, block.arg)
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
-        m = np.zeros(self.size, np.int8)
+        """1 at the id of every action of ``legal`` (a new array)."""
+        m = bytearray(self.size)  # set byte by byte, then seen as int8: faster than numpy's own
+        known = self._ids.get  # the memo of ids: one lookup an action, on the hot path
         for a in legal:
-            m[self.index(a)] = 1
-        return m
+            i = known(a)
+            m[self.index(a) if i is None else i] = 1
+        return np.frombuffer(m, np.int8)
 
     def labels(self) -> list[str]:
         """Every id's action text, for documentation and debugging."""
@@ -336,14 +319,17 @@ def _extras(game: TrickGame, n: int, d: int) -> list[_Extra]:
 
 
 class ObsSpec:
-    """The observation layout of one game and options; :meth:`encode` fills a vector."""
+    """The observation layout of one game and options: :meth:`encode` fills a vector from an
+    observation, :class:`Tracker` keeps one seat's vector up to date as the game goes on."""
 
     def __init__(self, game: TrickGame, deck: Sequence[int]) -> None:
         n = self.n = game.num_players
+        self.game = game
         self.deck = list(deck)
         d = self.d = len(self.deck)
         self.pos = {c: i for i, c in enumerate(self.deck)}
         self.phases = sorted(p.name for p in game.phases())
+        self.phase_index = {p: i for i, p in enumerate(self.phases)}
         marks = [t.key for t in game.TRICK_SLOTS if t.kind.name in ("bool", "card")]
         self.flag_slots = sorted(marks + [f.key for f in game.TRICK_FACTS if f.kind.name == "card"])
         self.entry_slots = sorted(marks)
@@ -370,6 +356,33 @@ class ObsSpec:
             off += size
         self.size = off
         self.offset = {name: o for name, o, _, _ in self.segments}
+        self.extra_at = [(e, self.offset[e.key]) for e in self.extras]
+        self.extra_of = {e.key: (e, at) for e, at in self.extra_at}
+        self.at_sizes, self.at_scores = self.offset["hand_sizes"], self.offset["scores"]
+        self.at_trick = self.offset["trick"]
+        #: each card's text in the game's notation -> its index in the deck
+        self.text_pos = {game.notation.texts[c]: i for i, c in enumerate(self.deck)}
+        self.simultaneous = game.SIMULTANEOUS
+        self.slot_attrs = tuple(t.attr for t in game.TRICK_SLOTS)
+        self.watches = _watches(game, set(self.extra_of))
+        attrs = [a for w in self.watches for a in w.attrs]
+        spans, at = [], 0
+        for w in self.watches:
+            spans.append((at, at + len(w.attrs)))
+            at += len(w.attrs)
+        self.watch_spans = spans
+        #: every watched state value in one call (a tuple), None when nothing is watched
+        self.watch_values: Callable[[TrickState], tuple[Any, ...]] | None = None
+        if len(attrs) == 1:
+            one = operator.attrgetter(attrs[0])
+            self.watch_values = lambda st: (one(st),)
+        elif attrs:
+            self.watch_values = operator.attrgetter(*attrs)
+        self._marks: dict[int, tuple[dict[str, Any], list[int]]] = {}
+        self.view_keys = [w.key for w in game.VIEWS if w.key in self.extra_of]
+        #: the segments a round's tricks fill (emptied when a round starts)
+        self.history_spans = [(self.offset["played"], 2 * n * d)] + [(self.offset[f"trick.{k}"], d)
+                                                                      for k in self.flag_slots]
         #: (offset, number of D-card blocks) of every segment indexed by card: a leak test
         #: checks each card marked there is one the seat may know
         card_names = {"hand": 1, "trick": n, "played": n, "won": n}
@@ -379,11 +392,18 @@ class ObsSpec:
                        if e.kind in ("card", "cards", "seat_cards")}
         self.card_segments = [(self.offset[k], blocks) for k, blocks in card_names.items()]
 
-    def _cards(self, v: Vector, at: int, cards: Any) -> None:
-        """Mark cards: their indices are gathered and set in one go at the end of encode."""
-        pos, ones = self.pos, self._ones
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game and deck (the layout is made again from them; its readers are
+        functions made here)."""
+        return ObsSpec, (self.game, self.deck)
+
+    def _cards(self, ones: list[int], at: int, cards: Any) -> None:
+        """The indices of the cards named by texts (``ones`` gathers every index set to 1)."""
+        text_pos = self.text_pos
         for t in cards:
-            i = pos.get(_card(t))  # type: ignore[arg-type]
+            i = text_pos.get(t)
+            if i is None:  # None (face down), or another spelling of a card (JK1 for Mighty's JK)
+                i = self.pos.get(_card(t))  # type: ignore[arg-type]
             if i is not None:
                 ones.append(at + i)
 
@@ -392,14 +412,15 @@ class ObsSpec:
             v[self.offset[name] + i] = 1.0
 
     def encode(self, obs: Mapping[str, Any]) -> Vector:
-        """The vector of one observation (``state.observation(seat)``)."""
-        n, d = self.n, self.d
+        """The vector of one observation (``state.observation(seat)``), encoded whole: the
+        reference a :class:`Tracker` equals at every step."""
+        n = self.n
         v = np.zeros(self.size, np.float32)
-        self._ones: list[int] = []
+        ones: list[int] = []
         o = self.offset
         self._one(v, "seat", obs.get("seat"))
         phase = obs.get("phase")
-        v[o["phase"] + (self.phases.index(phase) if phase in self.phases else len(self.phases))] = 1.0
+        v[o["phase"] + self.phase_index.get(phase, len(self.phases))] = 1.0  # type: ignore[arg-type]
         for s in obs.get("to_act") or ():
             self._one(v, "to_act", s)
         for key in ("turn", "dealer", "leader"):
@@ -407,46 +428,70 @@ class ObsSpec:
         v[o["round"]] = float(obs.get("round") or 0)
         if obs.get("led") is not None:
             v[o["led"] + _suit_index(obs["led"])] = 1.0
-        self._cards(v, o["hand"], obs.get("hand") or ())
+        self._cards(ones, o["hand"], obs.get("hand") or ())
         for key in ("hand_sizes", "scores", "round_points", "tricks_won"):
             for i, x in enumerate((obs.get(key) or ())[:n]):
                 v[o[key] + i] = float(x)
         for s, suits in enumerate((obs.get("voids") or ())[:n]):
             for t in suits:
                 v[o["voids"] + s * NSUITS + _suit_index(t)] = 1.0
-        for entry in obs.get("trick") or ():
-            s = entry.get("seat")
-            if isinstance(s, int) and 0 <= s < n:
-                self._cards(v, o["trick"] + s * d, (entry.get("card"),))
-            for k in self.entry_slots:
-                x = entry.get(k)
-                if x is True:
-                    self._cards(v, o[f"trick.now.{k}"], (entry.get("card"),))
-                elif isinstance(x, str):
-                    self._cards(v, o[f"trick.now.{k}"], (x,))
+        self._entries(ones, obs.get("trick") or ())
         tricks = obs.get("tricks") or ()
         v[o["tricks_played"]] = float(len(tricks))
         for trick in tricks:
-            cards = trick.get("cards") or ()
-            for s, c in zip(trick.get("seats") or (), cards):
-                if isinstance(s, int) and 0 <= s < n:
-                    self._cards(v, o["played"] + s * d, (c,))
-            w = trick.get("winner")
-            if isinstance(w, int) and 0 <= w < n:
-                self._cards(v, o["won"] + w * d, cards)
-            for k in self.flag_slots:
-                x = trick.get(k)
-                if isinstance(x, list):
-                    marked = [c for c, f in zip(cards, x) if f is True] + [f for f in x if isinstance(f, str)]
-                    self._cards(v, o[f"trick.{k}"], marked)
-                elif isinstance(x, str):
-                    self._cards(v, o[f"trick.{k}"], (x,))
-        for e in self.extras:
-            self._extra(v, o[e.key], e, obs.get(e.key))
-        v[self._ones] = 1.0
+            self._finished(ones, trick)
+        for e, at in self.extra_at:
+            self._extra(v, at, e, obs.get(e.key), ones)
+        v[ones] = 1.0
         return v
 
-    def _extra(self, v: Vector, at: int, e: _Extra, x: Any) -> None:
+    def _entries(self, ones: list[int], entries: Sequence[Mapping[str, Any]]) -> None:
+        """The current trick's entries: each card by its seat, and the cards its slots mark."""
+        n, d, o = self.n, self.d, self.offset
+        for entry in entries:
+            s = entry.get("seat")
+            if isinstance(s, int) and 0 <= s < n:
+                self._cards(ones, o["trick"] + s * d, (entry.get("card"),))
+            for k in self.entry_slots:
+                x = entry.get(k)
+                if x is True:
+                    self._cards(ones, o[f"trick.now.{k}"], (entry.get("card"),))
+                elif isinstance(x, str):
+                    self._cards(ones, o[f"trick.now.{k}"], (x,))
+
+    def _finished(self, ones: list[int], trick: Mapping[str, Any]) -> None:
+        """One finished trick's record: the cards each seat played, the cards its winner won,
+        the cards its slots and facts mark."""
+        n, d, o = self.n, self.d, self.offset
+        cards = trick.get("cards") or ()
+        for s, c in zip(trick.get("seats") or (), cards):
+            if isinstance(s, int) and 0 <= s < n:
+                self._cards(ones, o["played"] + s * d, (c,))
+        w = trick.get("winner")
+        if isinstance(w, int) and 0 <= w < n:
+            self._cards(ones, o["won"] + w * d, cards)
+        for k in self.flag_slots:
+            x = trick.get(k)
+            if isinstance(x, list):
+                marked = [c for c, f in zip(cards, x) if f is True] + [f for f in x if isinstance(f, str)]
+                self._cards(ones, o[f"trick.{k}"], marked)
+            elif isinstance(x, str):
+                self._cards(ones, o[f"trick.{k}"], (x,))
+
+    def marks_of(self, record: dict[str, Any]) -> list[int]:
+        """The indices one finished trick's record sets (:meth:`_finished`), worked out once for
+        every seat's tracker: a record is never changed once its trick is over."""
+        found = self._marks.get(id(record))
+        if found is not None and found[0] is record:
+            return found[1]
+        ones: list[int] = []
+        self._finished(ones, record)
+        if len(self._marks) > 4096:
+            self._marks.clear()
+        self._marks[id(record)] = (record, ones)
+        return ones
+
+    def _extra(self, v: Vector, at: int, e: _Extra, x: Any, ones: list[int]) -> None:
         if x is None:
             return
         kind = e.kind
@@ -456,29 +501,312 @@ class ObsSpec:
             v[at] = 1.0
             v[at + 1] = float(x) if isinstance(x, (int, float)) else 0.0
         elif kind == "card":
-            self._cards(v, at, (x,))
+            self._cards(ones, at, (x,))
         elif kind == "suit":
             v[at + _suit_index(x)] = 1.0
         elif kind == "cat":
             v[at + (e.values.index(x) if x in e.values else len(e.values))] = 1.0
         elif kind == "cards" and isinstance(x, list):
-            self._cards(v, at, x)
+            self._cards(ones, at, x)
             v[at + self.d] = float(sum(1 for t in x if t is None))
         elif kind == "seat_cards" and isinstance(x, list):
             for s, cards in enumerate(x[: self.n]):
                 if isinstance(cards, list):
-                    self._cards(v, at + s * self.d, cards)
-        elif kind == "suits" and isinstance(x, list):
-            for t in x:
-                v[at + _suit_index(t)] = 1.0
-        elif kind == "seat_suits" and isinstance(x, list):
-            for s, suits in enumerate(x[: self.n]):
-                for t in suits if isinstance(suits, list) else ():
-                    v[at + s * NSUITS + _suit_index(t)] = 1.0
+                    self._cards(ones, at + s * self.d, cards)
         elif kind == "ints" and isinstance(x, list):
             for i, y in enumerate(x[: e.size]):
                 if isinstance(y, (int, float)):
                     v[at + i] = float(y)
+
+
+_LISTS = ("hand_sizes", "scores", "round_points", "tricks_won")
+
+
+class _Watch(NamedTuple):
+    """One declared pile, field or role, for a :class:`Tracker`: ``attrs``, the state
+    attributes what the seat sees of it is made of (read together for every watch, at every
+    update, and compared with what they held: a change says the watch must be read again);
+    ``view``, what the observation shows of it, as ``(key, value)`` pairs; ``private``, a
+    per-seat field of which a seat sees its own item (only that item's change matters)."""
+
+    attrs: tuple[str, ...]
+    view: Callable[[TrickState, int, int | None], list[tuple[str, Any]]]
+    private: bool = False
+
+
+def _watches(game: TrickGame, encoded: set[str]) -> list[_Watch]:
+    """The watches of the declarations whose keys the vector encodes."""
+    out: list[_Watch] = []
+    for p in game.PILES:
+        def pile_view(st: TrickState, me: int, seat: int | None, p: Pile = p) -> list[tuple[str, Any]]:
+            size, shown = views.pile_view(st, p, seat)
+            return [(k, x) for k, x in ((p.name + "_size", size), (p.name, shown)) if k in encoded]
+        seen = (p.seen.attr,) if p.seen.attr else ()
+        out.append(_Watch((p.name, *((p.face_down,) if p.face_down else ()), *seen), pile_view))
+    for f in game.FIELDS:
+        if f.obs_key in encoded:
+            def field_view(st: TrickState, me: int, seat: int | None, f: Field = f) -> list[tuple[str, Any]]:
+                return [(f.obs_key, views.field_view(st, f, me))]
+            out.append(_Watch((f.attr,), field_view, f.private))
+    for r in game.ROLES:
+        def role_view(st: TrickState, me: int, seat: int | None, r: Role = r) -> list[tuple[str, Any]]:
+            revealed, holder = views.role_view(st, r, me)
+            return [(k, x) for k, x in ((r.revealed_attr, revealed), (r.attr, holder)) if k in encoded]
+        out.append(_Watch((r.attr, r.revealed_attr), role_view))
+    return out
+
+
+def _kept(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``values`` with each list copied: a state changes its lists in place."""
+    return tuple(x[:] if type(x) is list else x for x in values)
+
+
+def _items(v: Vector) -> Any:
+    """The vector's items as a memoryview (of format ``f``): writing an item through it costs a
+    fraction of numpy's ``v[i] = x``.  (Typed Any: typeshed knows only memoryviews of ints.)"""
+    return memoryview(v)  # type: ignore[arg-type]
+
+
+class Tracker:
+    """One seat's observation vector (``None``: a spectator's), kept up to date as the game goes
+    on rather than encoded whole at every step.
+
+    Why: a framework asks for an observation at every step, and encoding the whole observation
+    (building it as JSON, then reading every trick of the round back) costs several times the
+    step.  The tracker remembers what its vector holds and, at each :meth:`update`, writes only
+    what changed since: each finished trick's record (the trick event's data, kept in the
+    round's history) is read once, and a new round empties those segments; the current trick is
+    rewritten when it changed; the hand by the cards that came and went; the per-seat numbers,
+    the voids and the one-hot segments when they moved; each declared pile, field and role when
+    the state values behind it changed, then read as the observation reads it
+    (:mod:`torite.engine.kit.views`); the game's views (``observe_extra``) at every update.
+    Everything written is what ``state.observation(seat)`` shows, and the vector equals
+    :meth:`ObsSpec.encode` of that observation at every step (a test plays random games of every
+    game and compares them)."""
+
+    def __init__(self, spec: ObsSpec, seat: int | None) -> None:
+        self.spec = spec
+        self.seat = seat
+        n = spec.n
+        me = self.me = seat if seat is not None and 0 <= seat < n else -1
+        self.v = np.zeros(spec.size, np.float32)
+        self.mv = _items(self.v)  # the tracker writes a few dozen items an update
+        if me >= 0:
+            self.mv[spec.offset["seat"] + me] = 1.0
+        o = spec.offset
+        self._at = (o["phase"], o["to_act"], o["turn"], o["dealer"], o["leader"], o["led"], o["round"], o["hand"])
+        self._phase: Any = None
+        self._phase_i = -1
+        self._to_act: tuple[int, ...] = ()
+        self._turn = self._dealer = self._leader = self._led = -1
+        self._round: Any = None
+        self._hand = 0
+        self._sizes: list[int] = []
+        self._scores: list[int] = []
+        self._points: list[int] = []
+        self._won: list[int] = []
+        self._voids: list[int] = [0] * n
+        self._trick_cards: list[int] = []
+        self._trick_key: Any = None
+        self._trick_ones: list[int] = []
+        self._read_round, self._read = -1, -1  # the round of the finished tricks read, and how many
+        self._raw: tuple[Any, ...] | None = None
+        self._shown: dict[str, Any] = {}  # the views' last values
+        self._written: set[str] = set()  # the extra segments written so far
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the memoryview (made again from the vector)."""
+        return {k: v for k, v in self.__dict__.items() if k != "mv"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.mv = _items(self.v)
+
+    def copy(self) -> Tracker:
+        """A tracker of a cloned state: the same vector and memory, independent from here on."""
+        new = copy.copy(self)
+        new.v = self.v.copy()
+        new.mv = _items(new.v)
+        new._shown = dict(self._shown)
+        new._written = set(self._written)
+        return new
+
+    def update(self, state: TrickState) -> Vector:
+        """The seat's vector now (the tracker's own array: copy it to keep it)."""
+        spec, v = self.spec, self.mv
+        n = spec.n
+        at_phase, at_to_act, at_turn, at_dealer, at_leader, at_led, at_round, at_hand = self._at
+        phase = state.phase
+        if phase != self._phase:
+            i = spec.phase_index.get(phase, len(spec.phases))
+            if self._phase_i >= 0:
+                v[at_phase + self._phase_i] = 0.0
+            v[at_phase + i] = 1.0
+            self._phase, self._phase_i = phase, i
+        to_act = state.to_act()
+        if to_act != self._to_act:
+            for s in self._to_act:
+                v[at_to_act + s] = 0.0
+            self._to_act = tuple(s for s in to_act if 0 <= s < n)
+            for s in self._to_act:
+                v[at_to_act + s] = 1.0
+        # as the observation shows it: no seat's turn in a simultaneous phase or after the end
+        turn = state.turn if phase != OVER and phase not in spec.simultaneous else -1
+        old = self._turn
+        if turn != old:
+            if 0 <= old < n:
+                v[at_turn + old] = 0.0
+            if 0 <= turn < n:
+                v[at_turn + turn] = 1.0
+            self._turn = turn
+        if state.dealer != self._dealer:
+            self._dealer = self._move(at_dealer, self._dealer, state.dealer, n)
+        if state.leader != self._leader:
+            self._leader = self._move(at_leader, self._leader, state.leader, n)
+        if state.led != self._led:
+            self._led = self._move(at_led, self._led, state.led, 4)
+        if state.round_no != self._round:
+            self._round = state.round_no
+            v[at_round] = float(state.round_no or 0)
+        hands = state.hands
+        if self.me >= 0:
+            hand = hands[self.me]
+            changed = hand ^ self._hand
+            if changed:
+                pos = spec.pos
+                while changed:
+                    low = changed & -changed
+                    at = pos.get(low.bit_length() - 1)
+                    if at is not None:
+                        v[at_hand + at] = 1.0 if hand & low else 0.0
+                    changed ^= low
+                self._hand = hand
+        sizes = list(map(int.bit_count, hands))
+        if sizes != self._sizes:
+            for i, x in enumerate(sizes, spec.at_sizes):
+                v[i] = x
+            self._sizes = sizes
+        if state.scores != self._scores or state.round_points != self._points or state.tricks_won != self._won:
+            self._scores, self._points, self._won = state.scores[:], state.round_points[:], state.tricks_won[:]
+            totals = self._scores + self._points + self._won  # side by side, one a seat each
+            for i, x in enumerate(totals, spec.at_scores):
+                v[i] = x
+        if state.voids != self._voids:
+            self._write_voids(state.voids)
+        if spec.slot_attrs:
+            self._trick(state)
+        elif state.trick != self._trick_cards or state.trick_seats != self._trick_key:
+            # a game without trick slots: the trick is its cards by seat (none face down)
+            for i in self._trick_ones:
+                v[i] = 0.0
+            at, d, pos = spec.at_trick, spec.d, spec.pos
+            seats, cards = state.trick_seats, state.trick
+            ones = [at + s * d + pos[c] for s, c in zip(seats, cards) if 0 <= s < n and c in pos]
+            for i in ones:
+                v[i] = 1.0
+            self._trick_key, self._trick_cards, self._trick_ones = seats[:], cards[:], ones
+        if len(state.history) != self._read or state.round_no != self._read_round:
+            self._tricks(state)
+        if spec.watch_values is not None or spec.view_keys:
+            self._declared(state)
+        return self.v
+
+    def _move(self, at: int, old: int, now: int, top: int) -> int:
+        """Move a one-hot segment's 1 from ``old`` to ``now`` (none outside 0..top-1)."""
+        v = self.mv
+        if 0 <= old < top:
+            v[at + old] = 0.0
+        if 0 <= now < top:
+            v[at + now] = 1.0
+        return now
+
+    def _write_voids(self, voids: list[int]) -> None:
+        """The suits each seat has shown it lacks, written where they changed."""
+        n, v = self.spec.n, self.mv
+        at = self.spec.offset["voids"]
+        old = self._voids
+        for s in range(min(n, len(voids))):
+            diff = voids[s] ^ (old[s] if s < len(old) else 0)
+            for b in range(4):
+                if diff >> b & 1:
+                    v[at + s * NSUITS + b] = float(voids[s] >> b & 1)
+        self._voids = list(voids)
+
+    def _trick(self, state: TrickState) -> None:
+        """The current trick of a game with trick slots, as its entries show it, rewritten
+        when its cards, seats or slots changed."""
+        spec, v = self.spec, self.mv
+        key = (tuple(state.trick), tuple(state.trick_seats),
+               *(tuple(getattr(state, a)) for a in spec.slot_attrs))
+        if key == self._trick_key:
+            return
+        ones: list[int] = []
+        if state.trick:
+            spec._entries(ones, views.trick_entries(state))
+        for i in self._trick_ones:
+            v[i] = 0.0
+        for i in ones:
+            v[i] = 1.0
+        self._trick_key, self._trick_ones = key, ones
+
+    def _tricks(self, state: TrickState) -> None:
+        """The round's finished tricks: each new record marked once; a new round empties them."""
+        history = state.history
+        read = self._read
+        spec, v = self.spec, self.v
+        if self._read_round != state.round_no or len(history) < read:
+            for offset, size in spec.history_spans:
+                v[offset:offset + size] = 0.0
+            read = 0
+        mv = self.mv
+        for record in history[max(read, 0):]:
+            for i in spec.marks_of(record):
+                mv[i] = 1.0
+        mv[spec.offset["tricks_played"]] = float(len(history))
+        self._read_round, self._read = state.round_no, len(history)
+
+    def _declared(self, state: TrickState) -> None:
+        """The declared piles, fields and roles, each read again as the observation reads it
+        when the state values behind it changed; the views (``observe_extra``) every time."""
+        spec = self.spec
+        if spec.watch_values is not None:
+            now = spec.watch_values(state)
+            last = self._raw
+            if now != last:
+                me, seat = self.me, self.seat
+                for watch, (a, b) in zip(spec.watches, spec.watch_spans):
+                    if last is None:
+                        changed = True
+                    elif watch.private:  # the seat's own item (a spectator's is always empty)
+                        changed = me >= 0 and now[a][me] != last[a][me]
+                    else:
+                        changed = now[a:b] != last[a:b]
+                    if changed:
+                        for key, x in watch.view(state, me, seat):
+                            self._write(key, x)
+                self._raw = _kept(now)
+        if spec.view_keys:
+            shown: dict[str, Any] = {}
+            state.observe_extra(self.seat, shown)
+            for key in spec.view_keys:
+                x = shown.get(key)
+                if key not in self._shown or self._shown[key] != x:
+                    self._shown[key] = x
+                    self._write(key, x)
+
+    def _write(self, key: str, x: Any) -> None:
+        """Encode one extra segment anew (emptied first, unless it was never written)."""
+        e, at = self.spec.extra_of[key]
+        v = self.v
+        if key in self._written:
+            v[at:at + e.size] = 0.0
+        else:
+            self._written.add(key)
+        ones: list[int] = []
+        self.spec._extra(v, at, e, x, ones)
+        mv = self.mv
+        for i in ones:
+            mv[i] = 1.0
 
 
 # --------------------------------------------------------------------------- the spec
@@ -491,19 +819,9 @@ class GameSpec:
     actions: ActionSpace
     obs: ObsSpec
 
-    @functools.cached_property
-    def _scale(self) -> _Scale:
-        return _measure(self.game)
-
-    @property
-    def score_scale(self) -> float:
-        """The largest absolute round score random play met: a scale for rewards and bounds."""
-        return self._scale.max_abs_score
-
-    @property
-    def round_steps(self) -> int:
-        """The most actions a round took in random play."""
-        return self._scale.max_steps
+    def tracker(self, seat: int | None) -> Tracker:
+        """A new :class:`Tracker` of ``seat``'s observation vector (``None``: a spectator's)."""
+        return Tracker(self.obs, seat)
 
 
 @functools.lru_cache(maxsize=64)

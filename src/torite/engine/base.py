@@ -196,6 +196,33 @@ class Result:
         return d
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """What one round can be, from the rules: the numbers a research framework needs before
+    any game is played (OpenSpiel's utility bounds and game length, a reward scale), declared by
+    the game rather than measured by playing it.
+
+    ``round_score``: the least and the greatest score one seat can make in one round (the game's
+    points, as ``Result.round_scores`` holds them).  ``round_actions``: the most decisions (actions
+    applied, all seats together) one round can take.  ``round_return``: the least and the
+    greatest return of one seat for a round (:meth:`Game.round_returns`); None: the score times
+    ``SCORE_SIGN``.  ``thrown_in_actions``: the most decisions a deal that is thrown in and dealt
+    again within the round can take (Mighty's all-pass election); such a round has no bound in
+    the rules, and ``round_actions`` counts the deal that is played."""
+
+    round_score: tuple[int, int]
+    round_actions: int
+    round_return: tuple[float, float] | None = None
+    thrown_in_actions: int = 0
+
+    def returns(self, sign: int) -> tuple[float, float]:
+        """The least and the greatest return of one seat for a round."""
+        if self.round_return is not None:
+            return self.round_return
+        lo, hi = self.round_score
+        return (float(lo), float(hi)) if sign > 0 else (float(-hi), float(-lo))
+
+
 class Determinizer(Protocol):
     """Samples full states consistent with what one seat knows."""
 
@@ -268,6 +295,27 @@ class Game(ABC):
         """One JSON description of this game under its options: its deck, decisions and the
         forms of their actions, what each seat sees (``docs/schema.md``).  Every face reads it
         rather than guessing from observations."""
+
+    @abstractmethod
+    def bounds(self) -> Bounds:
+        """What one round can be under these options (:class:`Bounds`), written from the rules;
+        the conformance suite checks random play never goes beyond it."""
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """What each seat maximises for one round in which it scored ``points``: the points times
+        ``SCORE_SIGN``.  A yardstick game returns what its reference returns (Hearts: OpenSpiel's
+        ``26 - points``), so that results compare across the two."""
+        sign = self.SCORE_SIGN
+        return tuple(float(sign * p) for p in points)
+
+    def returns(self, result: Result, since: int = 0) -> tuple[float, ...]:
+        """Each seat's return for the rounds of ``result`` from round ``since`` on (the
+        adapters' returns and rewards): the sum of :meth:`round_returns`."""
+        total = [0.0] * self.num_players
+        for points in result.round_scores[since:]:
+            for s, r in enumerate(self.round_returns(points)):
+                total[s] += r
+        return tuple(total)
 
     @abstractmethod
     def determinizer(self, obs: Mapping[str, Any]) -> Determinizer:

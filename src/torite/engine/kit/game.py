@@ -11,6 +11,7 @@ from torite.engine.kit.declarations import (
     PLAY,
     REST,
     THE_CARD,
+    DealChance,
     Encode,
     Field,
     Pile,
@@ -128,6 +129,11 @@ class TrickGame(Game):
         if made is None:
             made = self.__dict__["_schema"] = schema(self)
         return made
+
+    def deal_chance(self) -> DealChance | None:
+        """What chance draws in a round besides its cards (:class:`DealChance`); None when a
+        deal card by card cannot be an explicit deal of this game."""
+        return DealChance()
 
     def dealt_piles(self) -> list[tuple[Pile, int]]:
         """The piles the deal fills, with their sizes (``REST`` resolved)."""

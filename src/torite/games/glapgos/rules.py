@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
     CARD,
     CARD_TEXTS,
@@ -197,6 +197,15 @@ class Glapgos(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """From the three phases and the bonus: melds of 13 cards score at most the 13 highest
+        pip values, 4 × 11 + 9 × 10 = 134 (13 with ``meld_values = cards``); the tricks at most
+        10 + 13; the play-off at most 10 + 13 cards left; one 100 bonus; nothing below 0.
+        Decisions: 13 auction turns of two bids and a take, 26 cards in tricks, and in the
+        play-off at most 26 plays (one card or more each), each answered by at most one pass."""
+        melds = 13 if self.options["meld_values"] == "cards" else 4 * 11 + 9 * 10
+        return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
 
 
 class GlapgosState(TrickState):

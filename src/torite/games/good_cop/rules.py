@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
-from torite.engine.base import OptionSpec, Refusal
+from torite.engine.base import Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
     INT,
     INTS,
@@ -120,6 +120,20 @@ class GoodCop(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def deal_chance(self) -> None:
+        """Dealt card by card, two turned jokers could not be a deal (the pack is shuffled again
+        until they are not, §3): a deal of Good Cop is the seed's."""
+        return None
+
+    def bounds(self) -> Bounds:
+        """From the scoring (C2): a side's net is its tricks minus the penalty cards in them.
+        At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that
+        takes t tricks nets at most 10 (t = 10, the other 3 tricks holding 12 of them) and at
+        least t - min(13, 4t), -9 (t = 3 or 4); a lone good cop records its net times
+        ``lone_factor``.  Decisions: the 52 cards."""
+        factor = self.options["lone_factor"]
+        return Bounds((-9 * factor, 10 * factor), 52)
 
 
 class GoodCopState(TrickState):

@@ -21,13 +21,13 @@ and the lowest total wins.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, OptionSpec, Refusal, Result
-from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
 from torite.engine.summary import row, summary
 
@@ -93,6 +93,24 @@ class Hearts(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """OpenSpiel's ``hearts``: a deal scores 0 to 26 penalty points; 12 passes and 52 cards
+        (its ``MaxGameLength``, 64).  The returns are its ``26 - points``, bounded as it bounds
+        them, [0, 36] (``kMinScore``, ``kMaxScore``: its bound allows for the J♦ bonus option,
+        -10, which its default game and this one do not play; the rules reach only 0 to 26), so
+        that an algorithm scaled by the bounds behaves alike on both."""
+        return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+
+    def deal_chance(self) -> DealChance:
+        """OpenSpiel's chance: the pass direction (``target=0``; a game to 100 rotates it), then
+        the cards; the dealer plays no part, and nothing is drawn after the deal."""
+        words = () if self.options["target"] else (("pass_direction", DIRECTIONS),)
+        return DealChance(words, dealer=False, later=False)
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """OpenSpiel's return of a deal: 26 minus the penalty points."""
+        return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
 class HeartsState(TrickState):
@@ -182,7 +200,7 @@ class HeartsState(TrickState):
     def hearts_broken(self) -> bool:
         """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
         earlier trick (``broken``, what the lead rule reads) or in this one."""
-        return self.broken or any(POINTS_MASK >> c & 1 for c in self.trick)
+        return self.broken or bool(POINTS_MASK & sum(map(_BIT.__getitem__, self.trick)))
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import SUITS, card_str
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -106,6 +106,16 @@ class Kaedama(TrickGame):
     @property
     def deck(self) -> tuple[int, ...]:
         return DECK_40 if self.options["double"] else DECK_36
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules: a trick is 1 point, 2 for a reversal, and a reversal needs a
+        stock card (6 a round, 12 with ``double``); then +3 for the most tricks and +2 for the
+        most reversals.  Decisions: every card of the hands, and in each trick each player
+        decides at most once whether to take a kaedama (twice with ``double``)."""
+        tricks = self.hand_size
+        stock = len(self.deck) - NUM_PLAYERS * tricks - (1 if self.options["double"] else 0)
+        per_trick = 2 if self.options["double"] else 1
+        return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
 class KaedamaState(TrickState):

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
-from torite.engine.base import Action, OptionConflict, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -261,6 +261,28 @@ class Mighty(TrickGame):
         opts = self.options
         low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
         return mighty_phases(low, opts["deal_miss"] == "half_point")
+
+    def bounds(self) -> Bounds:
+        """From the scoring (§9): S of a made contract is at most the formula's best (20 points
+        made, over the contract that gives most), of a failed one 20 (a contract of 20, no
+        point); the doublings at most ×8 (no-trump, no friend, and a run or a back run); the
+        president is paid ``lone_share`` times S alone, the others S.  Decisions of the deal that
+        is played: an election of at most 18 rising bids (12 to 20, a suit then no-trump at each)
+        and 4 passes (after 5 passes first with ``all_pass = min12``), 3 discards, the contract,
+        the friend, 50 cards, a suit for the led joker and a joker call.  A deal thrown in takes
+        at most 5 decisions (5 passes, or 4 calls and a declared deal miss; 10 with
+        ``all_pass = min12``), and the rules deal again as often as it happens (§5)."""
+        opts = self.options
+        low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
+        made = max(base_amount(b, p, opts["score_formula"]) for b in range(low, MAX_BID + 1)
+                   for p in range(b, 21))
+        failed = MAX_BID  # a contract of 20 without a point
+        share, factor = opts["lone_share"], 8
+        best = factor * max(share * made, failed)
+        worst = -factor * max(share * failed, made)
+        restart = 5 if opts["all_pass"] == "min12" else 0
+        played = restart + 18 + 4 + 3 + 1 + 1 + 10 * NUM_PLAYERS + 1 + 1
+        return Bounds((worst, best), played, thrown_in_actions=5 + restart)
 
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":

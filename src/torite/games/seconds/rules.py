@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.engine.base import OptionSpec, Result
+from torite.engine.base import Bounds, OptionSpec, Result
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
 from torite.engine.summary import row, step, summary
 
@@ -142,6 +142,15 @@ class Seconds(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """From the schedule: the most a deal scores is 13² = 169 (deal 6, every trick), or
+        ``exact3_points`` in deal 8 of the 2021 edition; nothing scores below 0.  Decisions:
+        the 52 cards."""
+        best = 13 * 13
+        if self.options["edition"] == "2021":
+            best = max(best, self.options["exact3_points"])
+        return Bounds((0, best), 52)
 
 
 class SecondsState(TrickState):

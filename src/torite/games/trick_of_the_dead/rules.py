@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -124,6 +124,19 @@ class TrickOfTheDead(TrickGame):
         """Points of each card for the trick's winner (options are fixed: computed once)."""
         club = -3 if self.options["survival"] else -2
         return tuple(club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54))
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules.  Best: every diamond (2 + … + 14 = 104) in tricks won by
+        zombies (doubled: 208), every heart worth the most it can be (kept to the end, the
+        survival bonus; or taken in a doubled trick, 2), both jokers winning a trick (+5 each).
+        Worst: every club taken, doubled with ``zombie_doubles = trick``.  Decisions: each seat
+        buries once, at most every card of the deck is played (the graveyard's cards rise as
+        zombies), one trump declaration and a suit named for each led joker."""
+        club = -self.points[0]
+        survival = 3 if self.options["survival"] else 2
+        doubling = 2 if self.options["zombie_doubles"] == "trick" else 1
+        best = 2 * 104 + 13 * max(survival, doubling) + 2 * 5
+        return Bounds((-13 * club * doubling, best), self.num_players + len(self.deck) + 1 + 2)
 
 
 

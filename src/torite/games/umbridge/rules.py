@@ -17,10 +17,11 @@ dealt again when someone takes umbrage; see the rules page).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
-from torite.engine.base import Action, OptionConflict, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -147,6 +148,22 @@ def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequen
     return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
 
 
+@cache
+def _umbridge_best(chicago: bool, honours: bool) -> int:
+    """The most one Umbridge deal can pay one player (see ``Umbridge.bounds``)."""
+    declarer = defender = 0
+    for level in range(1, 8):
+        for denom in DENOMS:
+            for doubled in (0, 1, 2):
+                for vul in (False, True):
+                    for tricks in range(14):
+                        cs = contract_score(level, denom, doubled, vul, tricks)
+                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
+                        declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
+                        defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
+    return max(declarer, defender) + (150 if honours else 0)
+
+
 class Umbridge(TrickGame):
     id = "umbridge"
     title = "Umbridge"
@@ -210,6 +227,19 @@ class Umbridge(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """From the scoring (§8), nothing below 0.  The most one deal can pay a player: as
+        declarer, the best contract result of the table (below and above the line) with the
+        largest end bonus (the rubber's 700, or 300 and 100 unfinished; Chicago's game bonus);
+        as defender, 13 undertricks redoubled and vulnerable (7,600), with the unfinished bonus;
+        honours 150 on top.  Decisions: 2 umbrage choices; in the auction at most 35 rising bids,
+        a repeat after each draw round in which a card was drawn (at most 13, the bridge), a
+        double and a redouble after each of those, 2 passes before a contract and one after it
+        for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
+        most 13 discards (each is drawn back from the bridge); 39 cards."""
+        return Bounds((0, _umbridge_best(self.options["scoring"] == CHICAGO, self.options["honours"])),
+                      2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
 
     def _check_options(self) -> None:
         super()._check_options()
