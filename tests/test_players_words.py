@@ -122,7 +122,7 @@ def test_the_settled_terms_are_there() -> None:
     umbridge = labels_of(game_class("umbridge"), "ja").data
     assert "予備のハンド" in umbridge["phases"]["umbrage"]["prompt"]
     assert any(r.get("value") == "{deal_no}/4" for r in umbridge["status"])
-    assert labels_of(game_class("glapgos"), "ja").data["maps"]["round_summary"]["melds"] == "役"
+    assert labels_of(game_class("glapgos"), "ja").data["scoring"]["melds"] == "役"
     web = {lang: js_strings(lang) for lang in ("ja", "ko")}
     assert web["ko"]["table.download#0"] == "게임 기록 내려받기"
     assert web["ja"]["table.download#0"] == "記録をダウンロード"

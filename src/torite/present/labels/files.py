@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from torite.present.labels.templates import (
     _DICT_OF_TEXT,
     REQUIRED_WORDS,
+    ROW_SECTIONS,
     SECTIONS,
     SUIT_SYMBOLS,
     LabelError,
@@ -24,6 +25,7 @@ from torite.present.labels.templates import (
 from torite.present.labels.words import (
     Labels,
     Rich,
+    RoleRow,
     StatusRow,
     plural_categories,
 )
@@ -62,7 +64,8 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
     for key in ("title", "summary"):
         if key in data:
             _expect(isinstance(data[key], str) and data[key].strip() != "", f"{path}: {key}", "a non-empty text")
-    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events", "plurals", "ordinals"):
+    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events", "plurals", "ordinals",
+                "reasons", "hints"):
         if sec in data:
             _expect(isinstance(data[sec], dict), f"{path}: {sec}", "an object")
     for word, forms in data.get("plurals", {}).items():
@@ -94,21 +97,28 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
         ch = o.get("choices", {})
         _expect(isinstance(ch, dict) and all(isinstance(v, str) for v in ch.values()), f"{w}.choices",
                 "an object of texts keyed by the choice's value")
-    for sec in ("status", "trick_facts"):
+    for sec in ROW_SECTIONS:
         if sec in data:
             _expect(isinstance(data[sec], list), f"{path}: {sec}", "a list of rows")
+            value = "seat" if sec == "roles" else "value"
             for i, row in enumerate(data[sec]):
                 w = f"{path}: {sec}[{i}]"
-                _expect(isinstance(row, dict) and isinstance(row.get("label"), str) and "value" in row, w,
-                        '{"label": text, "value": template, "if": condition}')
-                _expect(set(row) <= {"label", "value", "if"}, w, "only label, value and if")
+                _expect(isinstance(row, dict) and isinstance(row.get("label"), str) and value in row, w,
+                        f'{{"label": text, "{value}": {"key" if value == "seat" else "template"}, "if": condition}}')
+                _expect(set(row) <= {"label", value, "if"}, w, f"only label, {value} and if")
+                if value == "seat":
+                    _expect(isinstance(row["seat"], str), f"{w}.seat", "the observation key holding a seat")
 
 
 def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for sec in SECTIONS:
         c, g = common.get(sec), game.get(sec)
-        if isinstance(c, dict) or isinstance(g, dict):
+        if sec == "roles":  # the common roles (dealer, leader) and the game's own
+            out[sec] = [*(c or []), *(g or [])]
+        elif sec == "goal":  # a template, not a section of keys: the game's own
+            out[sec] = g
+        elif isinstance(c, dict) or isinstance(g, dict):
             merged = dict(c or {})
             if sec == "maps":
                 for name, table in (g or {}).items():
@@ -121,7 +131,7 @@ def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]
         elif c is not None:
             out[sec] = c
         else:
-            out[sec] = [] if sec in ("status", "trick_facts") else None
+            out[sec] = [] if sec in ROW_SECTIONS else None
     return out
 
 
@@ -189,7 +199,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     if data["title"] is None:
         data["title"] = fallback_title
     for sec in ("words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals", "tags", "maps",
-                "options", "phases", "actions", "events"):
+                "options", "phases", "actions", "events", "reasons", "hints", "scoring"):
         if data[sec] is None:
             data[sec] = {}
     for w in REQUIRED_WORDS:
@@ -200,7 +210,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
             raise LabelError(f"{src}: suits.{letter}: missing (the common labels define it)")
 
     def origin(sec: str, key: str) -> Path:
-        return src if key in game.get(sec, {}) or (sec in ("status", "trick_facts") and sec in game) \
+        return src if key in game.get(sec, {}) or (sec in ROW_SECTIONS and sec in game) \
             else common_path
 
     categories = plural_categories(lang)
@@ -216,12 +226,19 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     events = {}
     for kind, tpl in data["events"].items():
         events[kind] = _compile_template(tpl, f"{origin('events', kind)}: events.{kind}", known)
+    said = {}
+    for sec in ("reasons", "hints"):
+        said[sec] = {key: _compile_template(tpl, f"{origin(sec, key)}: {sec}.{key}", known, allow_you=False)
+                     for key, tpl in data[sec].items()}
+    goal = None
+    if data.get("goal") is not None:
+        goal = _compile_template(data["goal"], f"{origin('goal', '')}: goal", known, allow_you=False)
     buttons = {}
     for kind, a in data["actions"].items():
         buttons[kind] = _compile_template(a["button"], f"{origin('actions', kind)}: actions.{kind}.button",
                                           known, allow_you=False)
     rows: dict[str, tuple[StatusRow, ...]] = {}
-    for sec in ("status", "trick_facts"):
+    for sec in ("status", "trick_facts", "explain"):
         built = []
         for i, row in enumerate(data[sec]):
             where = f"{origin(sec, '')}: {sec}[{i}]"
@@ -233,9 +250,11 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
         for k in ("name", "prompt"):
             if "{" in p.get(k, ""):
                 raise LabelError(f"{origin('phases', phase)}: phases.{phase}.{k}: plain text, no placeholders")
+    roles = tuple(RoleRow(r["label"], r["seat"], _compile_cond(r.get("if"), f"{origin('roles', '')}: roles[{i}]"))
+                  for i, r in enumerate(data["roles"]))
     seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", known)
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
-                  seat_name)
+                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal)
 
 
 def catalog(cls: type[Game]) -> dict[str, dict[str, Any]]:
