@@ -118,7 +118,7 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert tod["labels"]["en"]["phases"]["bury"]["name"] == "burial"
     assert games["kaedama"]["labels"]["ja"]["actions"]["replace"]["label"] == "替え玉"
     assert {"random", "easy", "normal"} <= set(data["bots"])
-    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay"}
+    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay", "hints"}
 
 
 def test_every_game_serves_its_rules_page_in_every_language_of_the_tables(client: TestClient) -> None:

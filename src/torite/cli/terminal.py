@@ -228,7 +228,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             say(f"  {words['trick']}: " + words["list_sep"].join(
                 f"{label(t['seat'])} {labels.card_text(t['card'], spoken=True)}" for t in obs["trick"]))
         say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
-        why = labels.phase_prompt(obs["phase"])
+        why = labels.phase_prompt(obs["phase"], obs)
         if why:
             say("  " + why)
         say(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))

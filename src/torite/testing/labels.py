@@ -293,6 +293,9 @@ def _teaching(lab: Labels, where: str, rules: Mapping[str, set[str] | None], hin
         used = row.value.keys() | {c.key for c in row.cond} | {c.other[1] for c in row.cond if c.other[0] == "key"}
         for key in sorted(used - end_keys):
             out.append(f"{where}: explain[{i}] reads {key!r}, which no round's end carries")
+    for phase, tpl in lab.prompts.items():
+        for key in sorted(tpl.keys() - obs_keys - {"you"}):
+            out.append(f"{where}: phases.{phase}.prompt reads {key!r}, which never occurs")
     for i, role in enumerate(lab.role_rows):
         used = {role.seat} | {c.key for c in role.cond} | {c.other[1] for c in role.cond if c.other[0] == "key"}
         for key in sorted(used - obs_keys - {"you"}):
@@ -338,6 +341,11 @@ def _render_all(lab: Labels, where: str,
                 lab.status(obs)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: status: {exc}"] = None
+            try:
+                lab.prompt_rich(obs)
+                lab.roles(obs)
+            except _RENDER_ERRORS as exc:
+                errors[f"{where}: prompt or roles: {exc}"] = None
         for ev in events:
             for you in (None, *range(game.num_players)):
                 try:

@@ -508,7 +508,7 @@ class TableApp(App[Record | None]):
                 return Text(w["waiting_simul"])
             return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in to_act)))
         lines = []
-        why = s.labels.phase_prompt(str(obs.get("phase")))
+        why = s.labels.phase_prompt(str(obs.get("phase")), obs)
         if self.selecting is not None:
             m = d.multis[self.selecting]
             lines.append(w["select_n"].format(n=m.count, kind=s.labels.action_label(self.selecting)))

@@ -173,6 +173,7 @@ class Glapgos(TrickGame):
         Field("faced", CARD, key="faced_card"),
         Field("bid", CARD, key="your_bid", private=True),  # until both bids are in
         Field("last_bids", CARD_TEXTS),  # the turn's two bids, by seat, once both are in
+        Field("auction", LIST),  # every revealed bid of the deal: [[seat, "bid QC"], ...], two a turn
         Field("bid_winner"),  # the seat whose bid won this turn (-1 none yet)
         Field("tie_break", word("rank", "suit", "colour", "parity")),  # what decided it ("" none yet)
         Field("auction_turn"),  # 1..13
@@ -209,6 +210,7 @@ class GlapgosState(TrickState):
     cleared: list[int]
     bid: list[int]
     last_bids: list[str]
+    auction: list[list[Any]]
     shown: list[int]
     melds: list[list[list[str]]]
     meld_cards: list[int]
@@ -223,6 +225,7 @@ class GlapgosState(TrickState):
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.bid = [-1, -1]
         self.last_bids = []
+        self.auction = []
         self.bid_winner = -1
         self.tie_break = ""
         self.auction_turn = 0
@@ -272,6 +275,7 @@ class GlapgosState(TrickState):
             (self.bid_pile_0 if s == 0 else self.bid_pile_1).append(c)
         self.bid = [-1, -1]
         self.last_bids = [card_str(c) for c in bids]
+        self.auction = [*self.auction, *([s, f"bid {t}"] for s, t in enumerate(self.last_bids))]
         self.bid_winner = winner
         self.tie_break = why
         self.emit("bids", winner, {"cards": list(self.last_bids), "decided_by": why,

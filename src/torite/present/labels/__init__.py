@@ -143,9 +143,13 @@ from torite.present.labels.files import (
     catalog,
     event_text,
     event_texts,
+    explain_texts,
     game_folder,
+    goal_texts,
+    hint_texts,
     languages,
     load,
+    reason_texts,
     status,
     view_texts,
 )
@@ -153,5 +157,5 @@ from torite.present.labels.templates import SUIT_SYMBOLS, LabelError
 from torite.present.labels.words import TOKEN_KINDS, Labels, Rich, Token, plural_categories, plural_category
 
 __all__ = ["COMMON_DIR", "SUIT_SYMBOLS", "TOKEN_KINDS", "LabelError", "Labels", "Rich", "Token", "action_text",
-           "catalog", "event_text", "event_texts", "game_folder", "languages", "load", "plural_categories",
-           "plural_category", "status", "view_texts"]
+           "catalog", "event_text", "event_texts", "explain_texts", "game_folder", "goal_texts", "hint_texts",
+           "languages", "load", "plural_categories", "plural_category", "reason_texts", "status", "view_texts"]

@@ -31,7 +31,8 @@ from torite.present.labels.words import (
 )
 
 if TYPE_CHECKING:
-    from torite.engine.base import Action, Event, Game
+    from torite.engine.base import Action, Event, Game, Refusal
+    from torite.engine.bot import Reason
 
 log = logging.getLogger("torite.labels")
 
@@ -81,9 +82,8 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
                 f"{path}: maps.{name}", "an object of texts")
     for phase, p in data.get("phases", {}).items():
         w = f"{path}: phases.{phase}"
-        _expect(isinstance(p, dict) and isinstance(p.get("name"), str), w, '{"name": text, "prompt": text}')
+        _expect(isinstance(p, dict) and isinstance(p.get("name"), str), w, '{"name": text, "prompt": template}')
         _expect(set(p) <= {"name", "prompt"}, w, "only name and prompt")
-        _expect(isinstance(p.get("prompt", ""), str), f"{w}.prompt", "a text")
     for kind, a in data.get("actions", {}).items():
         w = f"{path}: actions.{kind}"
         _expect(isinstance(a, dict) and isinstance(a.get("label"), str) and "button" in a, w,
@@ -105,7 +105,9 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
                 w = f"{path}: {sec}[{i}]"
                 _expect(isinstance(row, dict) and isinstance(row.get("label"), str) and value in row, w,
                         f'{{"label": text, "{value}": {"key" if value == "seat" else "template"}, "if": condition}}')
-                _expect(set(row) <= {"label", value, "if"}, w, f"only label, {value} and if")
+                allowed = {"label", value, "if"} | ({"pin"} if sec == "status" else set())
+                _expect(set(row) <= allowed, w, f"only {', '.join(sorted(allowed))}")
+                _expect(isinstance(row.get("pin", False), bool), f"{w}.pin", "true or false")
                 if value == "seat":
                     _expect(isinstance(row["seat"], str), f"{w}.seat", "the observation key holding a seat")
 
@@ -244,17 +246,20 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
             where = f"{origin(sec, '')}: {sec}[{i}]"
             built.append(StatusRow(row["label"], _compile_template(row["value"], f"{where}.value", known,
                                                                   allow_you=False),
-                                   _compile_cond(row.get("if"), where)))
+                                   _compile_cond(row.get("if"), where), bool(row.get("pin"))))
         rows[sec] = tuple(built)
+    prompts = {}
     for phase, p in data["phases"].items():
-        for k in ("name", "prompt"):
-            if "{" in p.get(k, ""):
-                raise LabelError(f"{origin('phases', phase)}: phases.{phase}.{k}: plain text, no placeholders")
+        if "{" in p["name"]:
+            raise LabelError(f"{origin('phases', phase)}: phases.{phase}.name: plain text, no placeholders")
+        if "prompt" in p:
+            prompts[phase] = _compile_template(p["prompt"], f"{origin('phases', phase)}: phases.{phase}.prompt",
+                                               known, allow_you=False)
     roles = tuple(RoleRow(r["label"], r["seat"], _compile_cond(r.get("if"), f"{origin('roles', '')}: roles[{i}]"))
                   for i, r in enumerate(data["roles"]))
     seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", known)
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
-                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal)
+                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal, prompts)
 
 
 def catalog(cls: type[Game]) -> dict[str, dict[str, Any]]:
@@ -314,7 +319,7 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
     observation and its legal actions only."""
     tricks = obs.get("tricks") or []
     last = tricks[-1] if tricks and isinstance(tricks[-1], Mapping) else None
-    out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal]}
+    out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal], "roles": {}}
     for lang in languages(game):
         try:
             lab = load(game, lang)
@@ -322,10 +327,21 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
             _logged(f"{game.id} {lang}", e)
             continue
         try:
-            out["status"][lang] = [list(r) for r in lab.status_rich(obs, names)]
+            out["status"][lang] = [list(r) for r in lab.status_pinned(obs, names)]
         except _RENDER_ERRORS as e:
             _logged(f"{game.id} status", e)
             out["status"][lang] = []
+        try:
+            out["roles"][lang] = lab.roles(obs)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} roles", e)
+        try:
+            prompt = lab.prompt_rich(obs)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} prompt", e)
+            prompt = None
+        if prompt:
+            out.setdefault("prompt", {})[lang] = prompt
         if last is not None:
             try:
                 out["last_trick"][lang] = [list(r) for r in lab.trick_facts_rich(last, names, obs.get("seat"))]
@@ -338,4 +354,63 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
             except _RENDER_ERRORS as e:
                 _logged(f"{game.id} action {a}", e)
                 texts[lang] = [lab.action_label(a.kind)]
+    return out
+
+
+def reason_texts(game: Game, refusals: Mapping[str, Refusal], names: Sequence[str | None] | None = None,
+                 ) -> dict[str, dict[str, Rich]]:
+    """Why each refused choice is refused (``reasons``), keyed as given, in every language."""
+    out: dict[str, dict[str, Rich]] = {key: {} for key in refusals}
+    for lang in languages(game):
+        lab = load(game, lang)
+        for key, why in refusals.items():
+            try:
+                out[key][lang] = lab.reason_rich(why.rule, why.data, names)
+            except _RENDER_ERRORS as e:
+                _logged(f"{game.id} reason {why.rule}", e)
+                out[key][lang] = lab.reason_rich("not_now", {})
+    return out
+
+
+def hint_texts(game: Game, reason: Reason | None, names: Sequence[str | None] | None = None,
+               ) -> dict[str, Rich] | None:
+    """A bot's reason for its choice (``hints``) in every language; None without one."""
+    if reason is None:
+        return None
+    out: dict[str, Rich] = {}
+    for lang in languages(game):
+        try:
+            rich = load(game, lang).hint_rich(reason.key, reason.data, names)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} hint {reason.key}", e)
+            continue
+        if rich:
+            out[lang] = rich
+    return out or None
+
+
+def goal_texts(game: Game) -> dict[str, Rich]:
+    """How the game is won under its options, in every language."""
+    out: dict[str, Rich] = {}
+    for lang in languages(game):
+        try:
+            rich = load(game, lang).goal_rich(game.options)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} goal", e)
+            continue
+        if rich:
+            out[lang] = rich
+    return out
+
+
+def explain_texts(game: Game, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                  ) -> dict[str, list[list[Any]]]:
+    """A round end's scoring written out (``explain``), as ``[label, rich]`` rows by language."""
+    out: dict[str, list[list[Any]]] = {}
+    for lang in languages(game):
+        try:
+            out[lang] = [[k, v] for k, v in load(game, lang).explain_rich(data, names)]
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} explain", e)
+            out[lang] = []
     return out

@@ -29,6 +29,8 @@ class StatusRow:
     label: str
     value: _Template
     cond: tuple[_Clause, ...]
+    #: a status row the table keeps in view at all times (the contract, the trump)
+    pin: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class Labels:
     explain_rows: tuple[StatusRow, ...] = field(repr=False, default=())
     role_rows: tuple[RoleRow, ...] = field(repr=False, default=())
     goal: _Template | None = field(repr=False, default=None)
+    prompts: Mapping[str, _Template] = field(repr=False, default_factory=dict)
 
     # ----------------------------------------------------------- plain words
     @property
@@ -84,9 +87,18 @@ class Labels:
         p = self.data["phases"].get(phase)
         return str(p["name"]) if p else phase
 
-    def phase_prompt(self, phase: str) -> str | None:
-        p = self.data["phases"].get(phase)
-        return p.get("prompt") if p else None
+    def phase_prompt(self, phase: str, obs: Mapping[str, Any] | None = None) -> str | None:
+        """What to do now and why, as plain text (see :meth:`prompt_rich`)."""
+        rich = self.prompt_rich({"phase": phase, **(obs or {})})
+        return None if rich is None else self.text(rich)
+
+    def prompt_rich(self, obs: Mapping[str, Any]) -> Rich | None:
+        """The prompt of the observation's phase, over the observation (a prompt may say more
+        when it matters: a trump declared in the last trick changes nothing)."""
+        tpl = self.prompts.get(str(obs.get("phase")))
+        if tpl is None:
+            return None
+        return _render(tpl, _Context(obs, {"you": obs.get("seat")}), self, None, you_active=False)
 
     def action_label(self, kind: str) -> str:
         a = self.data["actions"].get(kind)
@@ -182,8 +194,19 @@ class Labels:
     def status_rich(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None,
                     ) -> list[tuple[str, Rich]]:
         """The public state worth showing beside the table, as (label, rich value) rows."""
+        return [(k, v) for k, v, _ in self.status_pinned(obs, names)]
+
+    def status_pinned(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                      ) -> list[tuple[str, Rich, bool]]:
+        """The status rows with whether each is pinned (kept in view: the contract, the trump)."""
         ctx = _Context(obs, {"you": obs.get("seat")})
-        return self._rows(self.status_rows, ctx, names)
+        out = []
+        for row in self.status_rows:
+            if _holds(row.cond, ctx):
+                rich = _render(row.value, ctx, self, names, you_active=False)
+                if rich is not None:
+                    out.append((row.label, rich, row.pin))
+        return out
 
     def status(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
         return [(k, self.text(v)) for k, v in self.status_rich(obs, names)]
@@ -265,6 +288,12 @@ class Labels:
         if self.goal is None:
             return None
         return _render(self.goal, _Context(options, {"you": None}), self, None, you_active=False)
+
+    @property
+    def tricks_score(self) -> bool:
+        """Whether a trick carries points worth saying (its facts name them): Umbridge's and
+        Seconds' tricks do not, so a table shows no "points 0" there."""
+        return any("points" in set(row.value.keys()) for row in self.fact_rows)
 
     def scoring_word(self, key: str) -> str:
         """The words of a round summary's row or step (``scoring.<key>``: "hearts taken")."""
