@@ -170,7 +170,10 @@ def to_json(d: Decision, game: Game) -> dict[str, Any]:
         "multis": {k: {"count": m.count, "cards": [card(c) for c in sorted(m.cards)],
                        "sets": [act(a) for a in m.combos.values()]} for k, m in d.multis.items()},
         "bids": {k: {"levels": b.levels, "denoms": b.denoms,
-                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()}} for k, b in d.bids.items()},
+                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()},
+                     # every cell's action, legal or not: a refused cell's reason is keyed by it
+                     "texts": {f"{lv} {dn}": act(Action(k, 0, str(Contract(lv, dn)))) for lv in b.levels
+                               for dn in b.denoms}} for k, b in d.bids.items()},
         "calls": [act(a) for a in d.calls],
         "all_calls": [act(a) for a in d.all_calls],
         "others": [act(a) for a in d.others],
