@@ -376,13 +376,24 @@ function biddingBox(kind, b, calls, hintAction) {
   }
   if (row.childNodes.length) box.appendChild(row);
   const grid = el("table", "bidgrid");
+  // a denomination that is a word (no-trump, 노기루다) heads its column once; its cells show the level
+  const head = el("tr");
+  for (const d of b.denoms) {
+    const th = el("th", T.SUIT_SYMBOL[d] ? "suit-" + d : null, T.denomination(m.game, d, false));
+    th.title = T.denomination(m.game, d, true);
+    head.appendChild(th);
+  }
+  const thead = el("thead");
+  thead.appendChild(head);
+  grid.appendChild(thead);
   for (const level of b.levels) {
     const tr = el("tr");
     for (const d of b.denoms) {
       const td = el("td");
       const cell = level + " " + d;
       const a = b.cells.get(cell);
-      const btn = el("button", "bid" + (T.SUIT_SYMBOL[d] ? " suit-" + d : ""), T.contractText(level, d, m.game, false));
+      const shown = T.SUIT_SYMBOL[d] ? T.contractText(level, d, m.game, false) : String(level);
+      const btn = el("button", "bid" + (T.SUIT_SYMBOL[d] ? " suit-" + d : " word"), shown);
       btn.type = "button";
       btn.dataset.bid = cell;
       btn.setAttribute("aria-label", T.contractText(level, d, m.game, true));

@@ -32,16 +32,19 @@ function summaryRows(m, data, tricks) {
   const n = m.num_players;
   const out = [];
   const summary = data.summary || { rows: [] };
-  for (const r of summary.rows || []) {
+  const steps = summary.steps || [];
+  // a fact the calculation starts from anyway (Seconds' tricks won) is said once, as its step
+  const first = (i) => (steps[i] && steps[i][0] ? steps[i][0] : null);
+  const repeated = (r) => !r.adds && r.values.every((v, i) => first(i) && first(i).key === r.key && first(i).value === v);
+  for (const r of (summary.rows || []).filter((x) => !repeated(x))) {
     const label = scoringWord(m.game, r.key) + (r.per !== undefined ? " " + per(r.per) : "");
     const values = r.values.map((v, i) => {
-      if (Array.isArray(r.count) && r.per !== undefined && r.per !== 1) return r.count[i] + " = " + v;
+      if (Array.isArray(r.count) && r.per !== undefined && r.per !== 1 && r.count[i]) return r.count[i] + " = " + v;
       return String(v);
     });
     out.push({ key: "row-" + r.key, label, values, cls: r.adds ? "adds" : "fact" });
   }
-  const steps = summary.steps || [];
-  const depth = Math.max(0, ...steps.map((s) => s.length));
+  const depth = Math.max(0, ...steps.map((st) => st.length));
   for (let k = 0; k < depth; k++) {
     const keys = steps.map((s) => (s[k] ? s[k].key : null)).filter(Boolean);
     const label = [...new Set(keys)].map((x) => scoringWord(m.game, x)).join(" / ");
@@ -77,7 +80,11 @@ export function openSummary(s) {
   table.innerHTML = "";
   const head = el("tr");
   head.appendChild(el("th"));
-  for (let i = 0; i < n; i++) head.appendChild(el("th", null, seatName(i, true)));
+  for (let i = 0; i < n; i++) {
+    const th = el("th", null, seatName(i, "short"));
+    th.title = seatName(i, true);
+    head.appendChild(th);
+  }
   const thead = el("thead");
   thead.appendChild(head);
   const tbody = el("tbody");

@@ -2,7 +2,7 @@
 // a bar kept in view above the table), the bidding so far as a history with one column a seat,
 // the score sheet and the log.
 
-import { $, S, T, el, rich, seatName } from "./table-state.js";
+import { $, S, T, el, narrow, rich, seatName } from "./table-state.js";
 
 function rows(dl, list) {
   for (const [k, v] of list || []) dl.append(rich("dt", null, k), rich("dd", null, v));
@@ -34,7 +34,9 @@ export function renderStatus(m, obs) {
 export function renderAuction(m, obs) {
   const list = Array.isArray(m.auction) ? m.auction : [];
   const early = !((obs.trick || []).length || (obs.tricks || []).length);
-  for (const [id, show] of [["auction-felt", early], ["auction-side", !early]]) {
+  // beside the table on a wide screen; on a phone in the felt while it matters (before the first card)
+  const phone = narrow();
+  for (const [id, show] of [["auction-felt", early && phone], ["auction-side", !early || !phone]]) {
     const box = $(id);
     box.innerHTML = "";
     const on = show && list.length > 0;
@@ -43,7 +45,7 @@ export function renderAuction(m, obs) {
     box.appendChild(el("div", "auction-title", T.t("table.bidding")));
     const table = el("table", "auction");
     const head = el("tr");
-    for (let i = 0; i < m.num_players; i++) head.appendChild(el("th", null, seatName(i, true)));
+    for (let i = 0; i < m.num_players; i++) head.appendChild(el("th", null, seatName(i, "short")));
     const thead = el("thead");
     thead.appendChild(head);
     const tbody = el("tbody");
@@ -72,7 +74,7 @@ export function renderSheet(m, obs) {
   const head = el("tr");
   head.appendChild(el("th", null, "#"));
   for (let i = 0; i < m.num_players; i++) {
-    const th = el("th", null, seatName(i, true));
+    const th = el("th", null, seatName(i, "short"));
     th.title = seatName(i, true);
     head.appendChild(th);
   }

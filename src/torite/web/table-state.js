@@ -42,12 +42,14 @@ export function botLevel(level) {
   return s === k ? level : s;
 }
 
+// A seat's name: the one chosen in the lobby, else "Seat 1 · bot (normal)"; ``plain`` leaves out
+// "(you)", ``"short"`` also the bot's level (a narrow column's header).
 export function seatName(i, plain) {
   const m = S.last;
   if (!m) return T.t("table.seat", { n: i });
   const s = m.seats[i];
   let name = (s && s.name) || T.t("table.seat", { n: i });
-  if (s && s.kind === "bot" && !s.name) name = T.t("table.seat", { n: i }) + " · " + T.t("table.bot", { level: botLevel(s.level) });
+  if (s && s.kind === "bot" && !s.name && plain !== "short") name = T.t("table.seat", { n: i }) + " · " + T.t("table.bot", { level: botLevel(s.level) });
   return i === S.me && !plain ? name + " (" + T.t("table.you") + ")" : name;
 }
 
