@@ -5,6 +5,7 @@ any of them missing."""
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,10 @@ import pytest
 from torite.engine.base import Refusal
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.present import labels as L
+from torite.present.hint import suggest
 from torite.present.labels import files
 from torite.testing import labels as testing_labels
-from torite.testing.labels import audit, raised_rules
+from torite.testing.labels import audit, bot_reasons, raised_rules
 
 
 def text(game: str, rich: Any, lang: str = "en") -> str:
@@ -126,3 +128,23 @@ def test_a_refusal_the_state_gives_renders_in_every_language() -> None:
     assert [text("hearts", L.load(game, lang).reason_rich(why.rule, why.data), lang) for lang in ("en", "ja", "ko")] \
         == ["The two of clubs leads the first trick.", "最初のトリックはクラブの2でリードします。",
             "첫 트릭은 클로버 2로 선을 냅니다."]
+
+
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if bot_reasons(make_game(g))])
+def test_the_rule_bot_says_why_at_every_decision_and_the_hint_reads_only_the_seats_view(game_id: str) -> None:
+    """A hint is the normal bot's choice from the seat's observation and legal actions, with a
+    reason the labels say in every language; the same view gives the same hint."""
+    game = make_game(game_id)
+    state = game.new_state(1, max_rounds=1)
+    rng = random.Random(1)
+    decisions = 0
+    while not state.is_over() and decisions < 60:
+        seat = state.to_act()[0]
+        obs, legal = state.observation(seat), state.legal_actions(seat)
+        action, why = suggest(game, seat, obs, legal)
+        assert action in legal and why is not None, (obs["phase"], action)
+        assert suggest(game, seat, obs, legal) == (action, why)
+        for lang in L.languages(game):
+            assert L.load(game, lang).hint_rich(why.key, why.data), (lang, why)
+        state.apply(seat, rng.choice(legal))
+        decisions += 1
