@@ -144,6 +144,21 @@ def refused(state: State, seat: int, phase: Phase | None, d: Decision, obs: Mapp
                 why = state.refusal(seat, Action(form.kind, 1 << card))
                 if why is not None:
                     cards[text] = why
+        elif isinstance(form, Cards):
+            # a card no legal set takes part in: why not, as the set of its rank it would head
+            # (Galapagos' play-off: "your cards must outrank ♦A ♠A"), or as itself
+            usable = d.multis[form.kind].cards if form.kind in d.multis else set()
+            hand = [parse_card(c) for c in obs.get("hand") or () if c is not None]
+            for card in hand:
+                text = game_text(state, card)
+                if card in usable or text in cards:
+                    continue
+                mask = 1 << card
+                if form.same_rank and card < 52:
+                    mask = sum(1 << c for c in hand if c < 52 and c % 13 == card % 13)
+                why = state.refusal(seat, Action(form.kind, mask))
+                if why is not None:
+                    cards[text] = why
     for box in d.bids.values():
         for level in box.levels:
             for denom in box.denoms:
@@ -178,6 +193,11 @@ def to_json(d: Decision, game: Game) -> dict[str, Any]:
         "all_calls": [act(a) for a in d.all_calls],
         "others": [act(a) for a in d.others],
     }
+
+
+def game_text(state: State, card: int) -> str:
+    """A card as the observation writes it (the game's notation)."""
+    return state.game.card_text(card)
 
 
 def phase_of(phases: Sequence[Phase], name: str) -> Phase | None:

@@ -200,7 +200,8 @@ export function renderActions() {
         b.classList.toggle("selected", S.pendingCard === c);
         onClick = () => { S.pendingCard = S.pendingCard === c ? null : c; renderActions(); };
       } else {
-        reason = mine && !playsHand ? T.t("table.no_card_now") : cardReason(c);
+        const said = m.reasons && m.reasons.cards && m.reasons.cards[c];
+        reason = mine && !playsHand && !said ? T.t("table.no_card_now") : cardReason(c);
       }
     }
     if (hintAction && hintAction.cards.includes(c)) b.classList.add("hinted");

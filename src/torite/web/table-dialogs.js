@@ -36,7 +36,9 @@ function summaryRows(m, data, tricks) {
   // a fact the calculation starts from anyway (Seconds' tricks won) is said once, as its step
   const first = (i) => (steps[i] && steps[i][0] ? steps[i][0] : null);
   const repeated = (r) => !r.adds && r.values.every((v, i) => first(i) && first(i).key === r.key && first(i).value === v);
-  for (const r of (summary.rows || []).filter((x) => !repeated(x))) {
+  // a row that adds nothing to anyone (Umbridge's slam in a part-score deal) is left out
+  const nothing = (r) => r.adds && r.values.every((v) => v === 0);
+  for (const r of (summary.rows || []).filter((x) => !repeated(x) && !nothing(x))) {
     const label = scoringWord(m.game, r.key) + (r.per !== undefined ? " " + per(r.per) : "");
     const values = r.values.map((v, i) => {
       if (Array.isArray(r.count) && r.per !== undefined && r.per !== 1 && r.count[i]) return r.count[i] + " = " + v;

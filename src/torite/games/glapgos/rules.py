@@ -395,6 +395,9 @@ class GlapgosState(TrickState):
         cards = action.cards
         if cards and not cards & ~self.hands[seat] and cards & ~RANK_MASKS[(cards.bit_length() - 1) % 13]:
             return Refusal("one_rank")
+        # a rank too low says so whatever the count: no set of it can beat the play
+        if size and cards and (cards.bit_length() - 1) % 13 <= self._climb_to_beat()[1]:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
         if size and cards.bit_count() != size:
             return Refusal("climb_count", {"count": size})
         if size:
