@@ -17,6 +17,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from torite.present import labels as L
 from torite.record import Record
 from torite.server.app import create_app
 
@@ -190,3 +191,40 @@ def test_the_host_hands_a_gone_players_seat_to_a_bot_at_once(client: TestClient)
         recv_until(ws, lambda x: is_state(x) and x["obs"]["phase"] != "bury")
         ws.send_json({"type": "stand_in", "seat": 2})  # a bot's seat is no gone player's
         assert recv_until(ws, lambda x: x["type"] == "error")["code"] == "not_gone"
+
+
+def test_a_trump_declared_in_the_last_trick_says_in_the_prompt_that_it_changes_nothing() -> None:
+    """Trick of the Dead: the first joker declares the trump from the next trick; played in the
+    last trick, the declaration changes nothing, and the seat's prompt says so."""
+    import json
+    import time
+
+    from torite.engine.registry import make_game
+    from torite.server.tables import LiveTable, Seat
+
+    game = make_game("trick-of-the-dead")
+    for seed in range(200):  # the jokers kept back: one is played first in the last trick
+        state = game.new_state(seed, max_rounds=1)
+        rng = random.Random(seed)
+        while not state.is_over():
+            seat = state.to_act()[0]
+            obs = state.observation(seat)
+            if obs["phase"] == "trump":
+                break
+            legal = state.legal_actions(seat)
+            plain = [a for a in legal if not (a.kind == "play" and a.card >= 52)]
+            state.apply(seat, rng.choice(plain or legal))
+        if not state.is_over() and not state.observation(state.to_act()[0])["hand"]:
+            break
+    else:
+        pytest.skip("no deal kept both jokers to the last trick")
+    seat = state.to_act()[0]
+    table = LiveTable(id="t", game=game, state=state, seed=seed,
+                      seats=[Seat("human", None, "", None) for _ in range(3)], settings={}, created=time.time())
+    m = json.loads(table.view_json(seat) + "}")
+    said = "".join(p for p in m["prompt"]["en"] if isinstance(p, str))
+    assert "this is the last trick: your choice changes nothing" in said
+    assert all(lang in m["prompt"] for lang in ("ja", "ko"))
+    earlier = game.new_state(0)
+    lab = L.load(game, "en")
+    assert "changes nothing" not in (lab.phase_prompt("trump", {**earlier.observation(0), "hand": ["2C"]}) or "")

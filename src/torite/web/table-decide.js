@@ -316,10 +316,11 @@ function cardPicker(kind, g, hintAction) {
           b.classList.add("own");
           const own = T.word(m.game, "words", "own_card");
           b.title = typeof own === "string" ? own : T.richString(T.tRich("table.own_card", { card: { t: "card", card: c } }), m.game, false);
+          const warning = b.title;
           b.addEventListener("click", () => {
             S.pendingOwn = a;
-            showWhy(b.title);
             renderActions();
+            showWhy(warning);
           });
         } else {
           b.addEventListener("click", () => act(a.text));
