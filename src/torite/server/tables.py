@@ -636,8 +636,12 @@ class TableManager:
         obs = state.observation(seat)
         legal = state.legal_actions(seat)
         n = len(table.actions)
-        action, reason = await asyncio.get_running_loop().run_in_executor(
-            self._bots, hint.suggest, table.game, seat, obs, legal)
+        try:
+            action, reason = await asyncio.get_running_loop().run_in_executor(
+                self._bots, hint.suggest, table.game, seat, obs, legal)
+        except Exception:  # a bot's bug must not leave the asker waiting
+            log.exception("no hint for seat %d of table %s", seat, table.id)
+            raise TableError("no_hint", "no hint can be made now") from None
         texts = labels.view_texts(table.game, obs, [action], table.seat_names())
         idx = len(table.hints)
         table.hints.append(seat)
