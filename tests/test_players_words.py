@@ -24,7 +24,7 @@ from torite.present import labels
 from torite.present.labels import load as labels_of
 
 ROOT = Path(__file__).resolve().parents[1]
-WEB = ROOT / "src" / "torite" / "web" / "i18n.js"
+WEB = ROOT / "src" / "torite" / "web" / "strings.js"
 
 #: a Korean particle glued to a placeholder, in the one form that fits only some words (the
 #: copula 이고/이며/입니다 fits every word and is not a particle)
@@ -59,10 +59,10 @@ def strings(value: Any, where: str = "") -> Iterator[tuple[str, str]]:
 
 
 def js_strings(lang: str) -> dict[str, str]:
-    """The web table's own words in one language (i18n.js STRINGS), plural forms included."""
+    """The web table's own words in one language (strings.js), plural forms included."""
     text = WEB.read_text(encoding="utf-8")
     block = re.search(rf"\n    {lang}: \{{\n(.*?)\n    \}},", text, re.S)
-    assert block, f"no {lang} block in i18n.js"
+    assert block, f"no {lang} block in strings.js"
     out: dict[str, str] = {}
     for m in re.finditer(r'"([\w.]+)":\s*(\{[^}]*\}|"(?:[^"\\]|\\.)*")', block.group(1)):
         for n, s in enumerate(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(2)) if m.group(2).startswith("{")
@@ -82,7 +82,7 @@ def texts_of(lang: str) -> list[tuple[str, str]]:
                     for w, s in strings(json.loads(f.read_text(encoding="utf-8")))]
     out += [(f"cli/terminal.py: {k}", v) for k, v in terminal.WORDS[lang].items()]
     out += [(f"cli/tui/words.py: {k}", v) for k, v in tui_words.WORDS[lang].items()]
-    out += [(f"web/i18n.js: {k}", v) for k, v in js_strings(lang).items()]
+    out += [(f"web/strings.js: {k}", v) for k, v in js_strings(lang).items()]
     return out
 
 
@@ -122,7 +122,7 @@ def test_the_settled_terms_are_there() -> None:
     umbridge = labels_of(game_class("umbridge"), "ja").data
     assert "予備のハンド" in umbridge["phases"]["umbrage"]["prompt"]
     assert any(r.get("value") == "{deal_no}/4" for r in umbridge["status"])
-    assert labels_of(game_class("glapgos"), "ja").data["maps"]["round_summary"]["melds"] == "役"
+    assert labels_of(game_class("glapgos"), "ja").data["scoring"]["melds"] == "役"
     web = {lang: js_strings(lang) for lang in ("ja", "ko")}
     assert web["ko"]["table.download#0"] == "게임 기록 내려받기"
     assert web["ja"]["table.download#0"] == "記録をダウンロード"

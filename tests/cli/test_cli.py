@@ -236,3 +236,31 @@ def test_the_line_mode_spells_every_card_out_for_a_screen_reader(tmp_path: Path,
     found = NOTATION.findall(text)
     assert not found, found[:10]
     assert not re.search("[♠♥♦♣]", text)
+
+
+def test_the_line_mode_says_which_rule_refuses_a_card_and_gives_a_hint(tmp_path: Path) -> None:
+    """Hearts: the person types a card the rules refuse (not the two of clubs to open, or a suit
+    not followed) and is told the rule in words; 'hint' names the normal bot's choice; the record
+    counts the hint."""
+    game = make_game("hearts")
+    out = io.StringIO()
+    tried: list[str] = []
+    cards = iter([r + s for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")])
+
+    def ask(prompt: str) -> str:
+        if not tried:
+            tried.append("hint")
+            return "hint"
+        if prompt.startswith("play"):  # every card in turn until one is played: most are refused
+            return next(cards, "1")
+        return "1"
+
+    rec = play_terminal(game, 0, ["random"] * 3, 5, records=tmp_path, out=out, ask=ask)
+    text = out.getvalue()
+    assert "Hint: " in text
+    refused = [line for line in text.splitlines() if line.strip().startswith("! ")]
+    rules = ("The two of clubs leads the first trick.", "You must follow suit", "No heart and no queen of spades",
+             "Hearts may not lead")
+    assert any(r in line for line in refused for r in rules), refused
+    assert any("That card is not in your hand." in line for line in refused)
+    assert rec.hints == [1, 0, 0, 0]

@@ -102,6 +102,9 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
                 m = receive_until(ws, my_turn(m["n"]), seen[HUMAN])
             if m["over"] or table.state.rounds_played >= 1:
                 break
+            if rng.random() < 0.3:  # a hint now and then: built from the person's view only
+                ws.send_json({"type": "hint"})
+                receive_until(ws, lambda x: x.get("type") in ("hint", "error"), seen[HUMAN])
             ws.send_json({"type": "act", "action": rng.choice(m["legal"])["text"]})
             # the ack counts the person's action; an error (a view already stale: the bots moved
             # during a simultaneous phase) is followed by the current state
@@ -138,9 +141,15 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
             if extra:
                 leaks.append(f"after {m['n']} actions {who(viewer)} was sent {cards_text(extra)}")
             for line in m["log"]:
-                extra = card_mentions(line["text"]) & ~judge.event_known[viewer][line["i"]]
+                extra = card_mentions([line["text"], line.get("explain")]) & ~judge.event_known[viewer][line["i"]]
                 if extra:
                     leaks.append(f"{who(viewer)} was sent the log line {line['text']!r} naming {cards_text(extra)}")
+        for h in (x for x in messages if x.get("type") == "hint"):
+            # a hint names one of the person's legal actions and the bot's reason for it
+            extra = card_mentions([h["action"], h["label"], h["reason"]]) & ~judge.known_after[h["n"]][viewer] \
+                & ~offered[h["n"]]
+            if extra:
+                leaks.append(f"after {h['n']} actions the hint named {cards_text(extra)}")
     assert not leaks, "\n".join(dict.fromkeys(leaks))
     assert not _notation(game, seen[HUMAN]), "\n".join(_notation(game, seen[HUMAN])[:20])
 
@@ -153,7 +162,11 @@ def _notation(game: Any, messages: list[Msg]) -> list[str]:
     for m in (x for x in messages if is_state(x)):
         shown: list[tuple[str, str, Any]] = []
         for lang, rows in m["status"].items():
-            shown += [(lang, f"status {k}", v) for k, v in rows]
+            shown += [(lang, f"status {k}", v) for k, v, *_ in rows]
+        for group in ("cards", "actions"):
+            shown += [(lang, f"reason for {key}", rich) for key, by_lang in m["reasons"][group].items()
+                      for lang, rich in by_lang.items()]
+        shown += [(lang, "goal", rich) for lang, rich in m["goal"].items()]
         for lang, rows in m["last_trick"].items():
             shown += [(lang, f"last trick {k}", v) for k, v in rows]
         shown += [(lang, f"button {a['text']}", rich) for a in m["legal"] for lang, rich in a["label"].items()]
@@ -161,6 +174,11 @@ def _notation(game: Any, messages: list[Msg]) -> list[str]:
         for lang, where, rich in shown:
             for p in rich_problems(rich, labels_of(game, lang), ids):
                 found[f"[{lang}] {where}: {p}"] = None
+    for h in (x for x in messages if x.get("type") == "hint"):
+        for part in ("label", "reason"):
+            for lang, rich in (h[part] or {}).items():
+                for p in rich_problems(rich, labels_of(game, lang), ids):
+                    found[f"[{lang}] hint {part}: {p}"] = None
     return list(found)
 
 

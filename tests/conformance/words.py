@@ -165,16 +165,18 @@ def texts(s: Sample, lab: Labels) -> Iterator[tuple[str, Sequence[Any]]]:
         yield from once(f"phase {phase}", [lab.phase_name(phase)])
         yield from once(f"prompt {phase}", [lab.phase_prompt(phase) or ""])
     maps = lab.data["maps"]
-    for sec in ("round_summary", "piles"):
-        for key, label in (maps.get(sec) or {}).items():
-            yield from once(f"maps.{sec}.{key}", [label])
+    for key, label in (maps.get("piles") or {}).items():
+        yield from once(f"maps.piles.{key}", [label])
+    for key, label in lab.data["scoring"].items():
+        yield from once(f"scoring.{key}", [label])
     for tag, word in lab.data["tags"].items():
         yield from once(f"tag {tag}", [word])
+    yield from once("goal", lab.goal_rich(s.game.options) or [])
     for e in s.events:
-        if e.kind in ("round_end", "game_end"):
-            for key in maps.get("round_summary") or {}:
-                for v in e.data.get(key) or ():
-                    yield from once(f"round summary {key}", [str(v)])
+        if e.kind == "round_end":
+            for label, value in lab.explain_rich(e.data):
+                yield from once(f"explain {label!r}", [label])
+                yield from once(f"explain {label!r}", value)
 
 
 def problems(s: Sample) -> list[str]:

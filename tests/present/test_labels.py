@@ -168,7 +168,8 @@ def _edit(path: Path, fn: Any) -> None:
     (lambda d: d["status"][0].update({"if": "phase == x y"}), "bad operand"),
     (lambda d: d["events"].update(trick=[]), "empty list of variants"),
     (lambda d: d["actions"]["replace"].update(button={"text": "x", "you": "y"}), "for event texts only"),
-    (lambda d: d["phases"]["play"].update(prompt="{seat}"), "plain text, no placeholders"),
+    (lambda d: d["phases"]["play"].update(name="{seat}"), "plain text, no placeholders"),
+    (lambda d: d["phases"]["play"].update(prompt="{seat|shout}"), "unknown formatter 'shout' in {seat|shout}"),
 ])
 def test_a_broken_file_is_refused_naming_the_file_and_the_key(kaedama_copy: Path, edit: Any, message: str) -> None:
     _edit(kaedama_copy / "labels.ja.json", edit)

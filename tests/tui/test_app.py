@@ -276,7 +276,7 @@ def test_rounds_end_with_a_summary_enter_goes_on_and_q_ends_the_game_there(tmp_p
                 await settle(pilot, app)
                 if app.ui == "summary":
                     summaries += 1
-                    assert f"Round {summaries} over" in shot(app)
+                    assert f"Round {summaries} is over" in shot(app)
                     await pilot.press("enter" if summaries == 1 else "q")
                     await pilot.pause()
                     if summaries == 2:
@@ -308,8 +308,9 @@ def test_quitting_saves_an_unfinished_record_that_replays(tmp_path: Path) -> Non
     assert replay(Record.load(tmp_path / "trick-of-the-dead-4.json")).is_over() is False
 
 
-def test_a_card_that_may_not_be_played_is_refused_and_nothing_changes(tmp_path: Path) -> None:
-    """Illegal cards are not reachable by the arrows; a click on one does nothing either."""
+def test_a_card_that_may_not_be_played_is_refused_says_the_rule_and_nothing_changes(tmp_path: Path) -> None:
+    """Illegal cards are not reachable by the arrows; a click on one plays nothing and says why,
+    in the rules' words (the same reason the web table shows beside the card)."""
     async def run() -> None:
         game = make_game("kaedama")
         session = Session(game, 0, ["random", "random"], 11, max_rounds=1)
@@ -321,9 +322,15 @@ def test_a_card_that_may_not_be_played_is_refused_and_nothing_changes(tmp_path: 
                 if app.ui == "input" and set(hand.cards) - hand.active:
                     assert set(hand.order) == app.decision.playable
                     before = len(session.record.actions)
-                    hand.post_message(HandView.Chosen(next(iter(set(hand.cards) - hand.active))))
+                    card = next(iter(set(hand.cards) - hand.active))
+                    hand.post_message(HandView.Chosen(card))
                     await pilot.pause()
-                    assert len(session.record.actions) == before and app.message
+                    why = session.state.refusal(0, Action("play", 1 << card))
+                    assert why is not None and why.rule == "follow"
+                    assert len(session.record.actions) == before
+                    assert app.message == session.labels.text(session.labels.reason_rich(why.rule, why.data))
+                    assert app.message.startswith("You must follow suit")
+                    assert app.message in shot(app)
                     return
                 if app.ui != "input":
                     return
@@ -407,3 +414,39 @@ def test_the_same_seed_and_keys_give_the_same_game_bit_for_bit(tmp_path: Path) -
         assert isinstance(app.return_value, Record)
         records.append(app.return_value.to_json())
     assert records[0] == records[1]
+
+
+def test_h_gives_the_normal_bots_hint_and_the_record_counts_it(tmp_path: Path) -> None:
+    async def run() -> TableApp:
+        game = make_game("hearts")
+        app = TableApp(Session(game, 0, ["random"] * 3, 8, max_rounds=1), records=tmp_path, bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await pilot.pause()
+            assert app.message.startswith("Hint: ") and app.message in shot(app)
+            await pilot.press("q")
+            await pilot.pause()
+        return app
+
+    app = asyncio.run(run())
+    assert app.session.record.hints == [1, 0, 0, 0]
+    assert Record.load(tmp_path / "hearts-8.json").hints == [1, 0, 0, 0]
+
+
+def test_the_round_summary_explains_the_points_with_the_games_words(tmp_path: Path) -> None:
+    async def run() -> str:
+        game = make_game("mighty", {"deals": 2})
+        app = TableApp(Session(game, 0, ["normal"] * 4, 3, max_rounds=2), records=None, bot_delay=0)
+        rng = random.Random(3)
+        async with app.run_test(size=(100, 40)) as pilot:
+            for _ in range(400):
+                await settle(pilot, app)
+                if app.ui == "summary":
+                    return shot(app)
+                await enter(pilot, app, pick(app, app.session.legal(), rng))
+        raise AssertionError("no round summary")
+
+    text = asyncio.run(run())
+    assert "Deal 1 is over" in text  # the game says deal
+    assert "base score" in text and "point cards taken" in text and "contract" in text

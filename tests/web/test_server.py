@@ -118,7 +118,7 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert tod["labels"]["en"]["phases"]["bury"]["name"] == "burial"
     assert games["kaedama"]["labels"]["ja"]["actions"]["replace"]["label"] == "替え玉"
     assert {"random", "easy", "normal"} <= set(data["bots"])
-    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay"}
+    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay", "hints"}
 
 
 def test_every_game_serves_its_rules_page_in_every_language_of_the_tables(client: TestClient) -> None:
@@ -311,9 +311,9 @@ def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(cl
         seen: list[Msg] = []
         first = join(ws, 0, token(t, 0))
         m = play_out(ws, 0, random.Random(4), seen, stop_after=10, first=first)
-    status = {k: v for k, v in m["status"]["ja"]}
+    status = {k: v for k, v, *_ in m["status"]["ja"]}
     assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
-    assert words({k: v for k, v in m["status"]["en"]}["graveyard"]) == f"{m['obs']['graveyard_size']} cards"
+    assert words({k: v for k, v, *_ in m["status"]["en"]}["graveyard"]) == f"{m['obs']['graveyard_size']} cards"
     lines = [{k: words(v) for k, v in line["text"].items()} for x in seen if is_state(x) for line in x["log"]]
     assert any(x["en"].startswith("Robo plays <card>") and x["ja"].startswith("Robo") for x in lines)
     assert any(x["en"].startswith("seat 2 plays <card>") and x["ja"].startswith("席2が<card>") for x in lines)

@@ -23,6 +23,7 @@ from torite.cards import card_str, parse_card
 from torite.engine.base import Action, Game, IllegalAction, State
 from torite.engine.bot import Bot
 from torite.engine.driver import run
+from torite.present.hint import suggest
 from torite.present.labels import LabelError, Labels, Rich
 from torite.present.labels import load as load_labels
 from torite.record import Record, start_record
@@ -33,7 +34,8 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "help": "Type the number of a choice from the list. A card may also be typed by its rank and the\n"
                 "first letter of its suit in English (10 D for the 10 of diamonds, Q S for the queen of\n"
-                "spades). Other commands: hand, last (the last trick), help, quit.",
+                "spades). Other commands: hand, last (the last trick), hint, help, quit.",
+        "hint": "Hint: {action}",
         "intro": "{title}: you are seat {seat}; {others}",
         "other": "seat {seat} is a bot ({level})",
         "list_sep": ", ",
@@ -58,7 +60,8 @@ WORDS: dict[str, dict[str, str]] = {
     "ja": {
         "help": "選択肢の番号を入力してください。カードはランクとスートの英語の頭文字でも入力できます\n"
                 "（ダイヤの10なら 10 D、スペードのQなら Q S）。\n"
-                "ほかのコマンド：hand（手札）、last（直前のトリック）、help（この説明）、quit（終了）。",
+                "ほかのコマンド：hand（手札）、last（直前のトリック）、hint（ヒント）、help（この説明）、quit（終了）。",
+        "hint": "ヒント：{action}",
         "intro": "{title}：あなたは席{seat}です。{others}",
         "other": "席{seat}はボット（{level}）",
         "list_sep": "、",
@@ -83,7 +86,8 @@ WORDS: dict[str, dict[str, str]] = {
     "ko": {
         "help": "선택지의 번호를 입력하세요. 카드는 숫자와 무늬의 영어 첫 글자로도 입력할 수 있습니다\n"
                 "(다이아몬드 10이면 10 D, 스페이드 Q면 Q S).\n"
-                "그 밖의 명령: hand(손패), last(직전 트릭), help(이 도움말), quit(종료).",
+                "그 밖의 명령: hand(손패), last(직전 트릭), hint(힌트), help(이 도움말), quit(종료).",
+        "hint": "힌트: {action}",
         "intro": "{title}: 나는 {seat}번 자리입니다. {others}",
         "other": "{seat}번 자리는 봇({level})",
         "list_sep": ", ",
@@ -109,10 +113,11 @@ WORDS: dict[str, dict[str, str]] = {
 
 
 def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str, str] | None = None,
-                labels: Labels | None = None) -> Action:
+                labels: Labels | None = None, state: State | None = None, seat: int | None = None) -> Action:
     """Turn what a person typed into one of ``legal``: a number picks from the list; a card (or
     an action's notation, for scripts) names it.  Anything else is refused in the person's
-    words, never with a rules module's English reason."""
+    words, never with a rules module's English reason; a choice the rules refuse says which
+    rule (``state.refusal``, in the labels' words: "you must follow suit")."""
     w = words or WORDS["en"]
     t = text.strip()
     if t.isdigit():
@@ -133,7 +138,12 @@ def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str,
         if labels is not None:
             with contextlib.suppress(LabelError):  # not an action its words can say: as typed
                 what = labels.action_text(action, spoken=True)
-        raise IllegalAction(w["not_legal"].format(what=what, n=len(legal)))
+        message = w["not_legal"].format(what=what, n=len(legal))
+        why = state.refusal(seat, action) if state is not None and seat is not None and labels is not None else None
+        if why is not None and labels is not None:
+            with contextlib.suppress(LabelError, KeyError, TypeError, ValueError):
+                message = labels.text(labels.reason_rich(why.rule, why.data), spoken=True) + " " + message
+        raise IllegalAction(message)
     return action
 
 
@@ -164,6 +174,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             players[s] = make_bot(bots[bi], game, s, derive_seed(seed, "bot", s))
             bi += 1
     rec = start_record(game, seed, record_names, max_rounds=max_rounds)
+    hints = 0
     you = labels.word("you")
     # the game's texts name the person "you" and the others by seat, in the chosen language
     names: list[str | None] = [you if s == human else None for s in range(n)]
@@ -228,7 +239,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             say(f"  {words['trick']}: " + words["list_sep"].join(
                 f"{label(t['seat'])} {labels.card_text(t['card'], spoken=True)}" for t in obs["trick"]))
         say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
-        why = labels.phase_prompt(obs["phase"])
+        why = labels.phase_prompt(obs["phase"], obs)
         if why:
             say("  " + why)
         say(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))
@@ -241,6 +252,13 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
             if cmd in ("help", "?", ""):
                 say(words["help"])
                 continue
+            if cmd in ("hint", "h"):  # the normal bot's choice from what the person sees, and why
+                hinted, reason = suggest(game, seat, obs, legal)
+                hints += 1
+                rec.hints = [hints if s == human else 0 for s in range(n)]
+                why = spoken(labels.hint_rich(reason.key, reason.data, names)) if reason is not None else ""
+                say("  " + words["hint"].format(action=choice(hinted)) + (" — " + why if why else ""))
+                continue
             if cmd == "hand":
                 say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
                 continue
@@ -252,7 +270,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
                 say(f"  {words['last_trick']}: {last}")
                 continue
             try:
-                action = read_action(line, legal, game, words, labels)
+                action = read_action(line, legal, game, words, labels, state, seat)
                 state.apply(seat, action)
             except (IllegalAction, ValueError) as e:
                 say(f"  ! {e}")

@@ -7,9 +7,13 @@ the public view.
 
 WebSocket protocol (JSON text frames), client → server::
 
-    {"type": "join", "seat": 1, "token": "…"}   # or {"type": "join"} / "seat": null to watch
+    {"type": "join", "seat": 1, "token": "…", "tab": "…"}   # or "seat": null to watch; "tab":
+                                                 # the browser tab's own id (a reload keeps it)
     {"type": "act", "action": "play 10D"}
     {"type": "back"}                             # "I am here": stop the idle stand-in bot
+    {"type": "take_over"}                        # this tab keeps the seat; the others watch
+    {"type": "stand_in", "seat": 2}              # the host: a gone player's seat to a bot now
+    {"type": "hint"}                             # the normal bot's suggestion for this seat
     {"type": "sync"}                             # resend the whole state and log
     {"type": "ping"}
 
@@ -19,7 +23,15 @@ actions so far, ``ts`` of the change, ``now`` the server's clock; ``piles`` the 
 card piles by the rule of ``tables.piles_of``; ``winning`` the seat winning the unfinished trick
 when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs
 out (epoch seconds) or null; ``rematch`` ``{"id", "path"}`` once the same players sit at a new
-table, the path holding this seat's own token), ``joined``,
+table, the path holding this seat's own token); what teaches: ``reasons`` (``cards``: each
+disabled card's reason by card, ``actions``: each disabled bid or call's by action text, from
+``state.refusal``), ``roles`` (per language, each seat's roles: dealer, president, declarer…),
+``goal`` (how the game is won), ``auction`` (the bidding so far, for a bidding history),
+``decision.all_calls`` (every call beside a bidding box, legal or not), ``hints`` (how many each
+seat took); ``joined`` (with ``others``: how many other tabs hold the seat now, so a second
+browser asks before it takes the seat over), ``taken_over`` (another tab took this seat: the
+connection watches now), ``hint`` (``action``, its ``label`` and the bot's ``reason`` by
+language; built from the seat's observation and legal actions only),
 ``ack``, ``pong``, and ``{"type": "error", "code": …, "message": …}`` for anything refused —
 a refused message changes nothing.
 
@@ -217,7 +229,8 @@ async def list_games(request: Request) -> Response:
 
 
 async def preview(request: Request) -> Response:
-    """Validate options and say how many seats they make, so the lobby stays game-agnostic."""
+    """Validate options and say how many seats they make and how the game is won under them, so
+    the lobby stays game-agnostic."""
     try:
         body = await read_json(request)
     except TableError as e:
@@ -234,7 +247,8 @@ async def preview(request: Request) -> Response:
         return JSONResponse({"error": "bad_options", "message": str(e), "conflict": e.options}, status_code=400)
     except OptionError as e:
         return error("bad_options", str(e))
-    return JSONResponse({"game": game.id, "options": game.options, "players": game.num_players})
+    return JSONResponse({"game": game.id, "options": game.options, "players": game.num_players,
+                         "goal": labels.goal_texts(game)})
 
 
 async def rules(request: Request) -> Response:
@@ -399,14 +413,29 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
     kind = msg["type"]
     if kind == "join":
         seat = msg.get("seat")
+        tab = msg.get("tab")
+        conn.tab = tab if isinstance(tab, str) and len(tab) <= 64 else ""
         if seat is None:
             manager.attach(table, conn, None)
             conn.push({"type": "joined", "seat": None})
         elif manager.check_token(table, seat, msg.get("token")):
             manager.attach(table, conn, seat)
-            conn.push({"type": "joined", "seat": seat})
+            conn.push({"type": "joined", "seat": seat, "others": len(manager.others_on_seat(table, conn))})
         else:
             _err(conn, "bad_token", "wrong seat or token: open your invitation link again")
+    elif kind in ("take_over", "stand_in", "hint"):
+        if not conn.joined or conn.seat is None:
+            _err(conn, "not_seated", f"only a seated player can ask for {kind.replace('_', ' ')}")
+            return
+        try:
+            if kind == "take_over":
+                manager.take_over(table, conn)
+            elif kind == "stand_in":
+                manager.stand_in(table, conn.seat, msg.get("seat"))
+            else:
+                conn.push(await manager.hint(table, conn.seat))
+        except TableError as e:
+            _err(conn, e.code, str(e))
     elif kind == "act":
         if not conn.joined or conn.seat is None:
             _err(conn, "not_seated", "only a seated player can act (join with your seat's token)")
@@ -435,7 +464,8 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
     elif kind == "ping":
         conn.push({"type": "pong"})
     else:
-        _err(conn, "unknown_type", f"unknown message type {kind!r} (join, act, back, sync, ping)")
+        _err(conn, "unknown_type", f"unknown message type {kind!r} "
+                                   "(join, act, back, take_over, stand_in, hint, sync, ping)")
 
 
 async def table_socket(ws: WebSocket) -> None:

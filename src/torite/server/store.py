@@ -54,6 +54,16 @@ tables_t = Table(
     Column("result", Text, nullable=True),            # JSON Result once finished
 )
 
+#: each hint a seat asked for (the record counts them): its own table, so stores made before
+#: hints existed gain it by ``create_all`` and keep every row they had
+hints_t = Table(
+    "hints", metadata,
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
 actions_t = Table(
     "actions", metadata,
     Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
@@ -79,6 +89,8 @@ class TableRow:
     finished: float | None = None
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    #: the seat of each hint asked for, in order
+    hints: list[int] = field(default_factory=list)
 
 
 def default_db_url() -> str:
@@ -143,6 +155,11 @@ class Store:
             conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action,
                                                   at=time.time()))
 
+    def add_hint(self, table_id: str, idx: int, seat: int) -> None:
+        """Note that ``seat`` took a hint (the table's ``idx``-th)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(hints_t).values(table_id=table_id, idx=idx, seat=seat, at=time.time()))
+
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id)
@@ -161,7 +178,12 @@ class Store:
                 return None
             row = self._row(r)
             row.actions = self._actions(conn, table_id)
+            row.hints = self._hints(conn, table_id)
             return row
+
+    def _hints(self, conn: Any, table_id: str) -> list[int]:
+        return [int(seat) for (seat,) in conn.execute(select(hints_t.c.seat).where(hints_t.c.table_id == table_id)
+                                                       .order_by(hints_t.c.idx)).all()]
 
     def _actions(self, conn: Any, table_id: str) -> list[tuple[int, str]]:
         rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
@@ -182,6 +204,7 @@ class Store:
                 tables_t.c.finished.is_not(None), tables_t.c.finished < finished_before))]
             if ids:
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
+                conn.execute(delete(hints_t).where(hints_t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
         return ids
 
@@ -193,4 +216,5 @@ class Store:
             for r in rows:
                 row = self._row(r)
                 row.actions = self._actions(conn, row.id)
+                row.hints = self._hints(conn, row.id)
                 yield row

@@ -33,8 +33,9 @@ from torite.cards import parse_card
 from torite.engine.base import Game, IllegalAction, OptionError, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
+from torite.engine.phases import Contract
 from torite.engine.registry import make_game
-from torite.present import decision, labels
+from torite.present import decision, hint, labels
 from torite.record import Record, start_record
 from torite.server.store import Store, TableRow
 
@@ -47,6 +48,7 @@ SETTINGS: dict[str, tuple[float, float, float]] = {
     # name: (default, minimum, maximum)
     "idle_seconds": (0.0, 0.0, 86400.0),   # 0 = never replace an idle player by a bot
     "bot_delay": (0.0, 0.0, 10.0),         # pause before a bot moves, so people can follow
+    "hints": (1.0, 0.0, 1.0),              # 1: a player may ask for a hint; 0: the table gives none
 }
 IDLE_BOT = "normal"
 MAX_SEAT_NAME = 40
@@ -83,10 +85,11 @@ class Seat:
     token_hash: str | None
     away: bool = False        # a human seat played by a bot after idling
     connections: int = 0
+    host: bool = False        # the seat of whoever made the table (it may hand a gone seat to a bot)
 
     def public(self, index: int) -> dict[str, Any]:
         return {"seat": index, "kind": self.kind, "level": self.level, "name": self.name,
-                "connected": self.connections > 0, "away": self.away}
+                "connected": self.connections > 0, "away": self.away, "host": self.host}
 
 
 @dataclass(eq=False)
@@ -100,6 +103,8 @@ class Connection:
 
     seat: int | None = None
     joined: bool = False
+    #: the browser tab's own id (a reload keeps it): another tab on the same seat is asked first
+    tab: str = ""
     log_sent: int = 0
     dirty: bool = False
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
@@ -137,9 +142,12 @@ class LiveTable:
     #: the table the same players moved on to (its id and the new seats' tokens; kept in
     #: memory only: a token is shown once, to its own seat's connections)
     rematch: tuple[str, dict[int, str]] | None = None
+    #: the seat of each hint taken, in order (the record counts them)
+    hints: list[int] = field(default_factory=list)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    _goal_texts: dict[str, Any] | None = None
     _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
 
     @property
@@ -183,6 +191,8 @@ class LiveTable:
                     # the table shows these as well as saying them: a finished trick stays on
                     # the table a moment, a round's end opens its summary
                     line["data"] = events[i].data
+                if events[i].kind == "round_end":  # its scoring written out, in words
+                    line["explain"] = labels.explain_texts(self.game, events[i].data, self.seat_names())
                 cached.append(line)
         # remember how far we looked even when the last events had no text
         if events and (not cached or cached[-1]["i"] != len(events) - 1):
@@ -210,20 +220,42 @@ class LiveTable:
             hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
         except (ValueError, TypeError):
             hand = list(hand)
+        phase = decision.phase_of(game.phases(), obs["phase"])
+        grouped = decision.group(phase, actions, hand) if actions else None
+        reasons: dict[str, Any] = {"cards": {}, "actions": {}}
+        if grouped is not None and key is not None:
+            cards, refused = decision.refused(state, key, phase, grouped, obs)
+            reasons = {"cards": labels.reason_texts(game, cards, self.seat_names()),
+                       "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
+                                                      self.seat_names())}
         msg = {
             "type": "state", "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
-            "legal": legal, "decision": decision.to_json(decision.group(
-                decision.phase_of(game.phases(), obs["phase"]), actions, hand), game) if actions else None,
+            "legal": legal, "decision": decision.to_json(grouped, game) if grouped is not None else None,
+            "reasons": reasons, "roles": texts["roles"], "prompt": texts.get("prompt"), "goal": self._goal(),
+            "auction": auction_of(game, obs), "tricks_score": labels.load(game).tricks_score,
             "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
-            "settings": self.settings, **self._moments(key, obs),
+            "settings": self.settings, "hints": self.hint_counts(), **self._moments(key, obs),
         }
         text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))[:-1]
         self._views[key] = (self.version, text)
         return text
+
+    def _goal(self) -> dict[str, Any]:
+        """How the game is won, by language (the same for the whole table)."""
+        if self._goal_texts is None:
+            self._goal_texts = labels.goal_texts(self.game)
+        return self._goal_texts
+
+    def hint_counts(self) -> list[int]:
+        """How many hints each seat took."""
+        out = [0] * len(self.seats)
+        for s in self.hints:
+            out[s] += 1
+        return out
 
     def _moments(self, key: int | None, obs: Mapping[str, Any]) -> dict[str, Any]:
         """What the table shows beside the observation: the idle clocks running now, the
@@ -254,6 +286,7 @@ class LiveTable:
         names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
         rec = start_record(self.game, self.seed, names)
         rec.actions = list(self.actions)
+        rec.hints = self.hint_counts()
         if self.over:
             rec.result = self.state.result().to_json()
         return rec
@@ -261,6 +294,34 @@ class LiveTable:
 
 #: events whose log lines carry their data
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})
+
+
+def auction_of(game: Game, obs: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The bidding so far (the observation's public ``auction``: ``[[seat, action text], …]``),
+    each call as the table writes it in a bidding history: a bid's contract or card as a token,
+    another call by its kind (the labels name it: pass, double).  None when the game keeps no
+    auction."""
+    entries = obs.get("auction")
+    if not isinstance(entries, list):
+        return None
+    out: list[dict[str, Any]] = []
+    for seat, text in entries:
+        try:
+            a = game.parse_action(text)
+        except (IllegalAction, ValueError):
+            continue
+        entry: dict[str, Any] = {"seat": seat, "kind": a.kind}
+        if a.cards:
+            entry["rich"] = [{"t": "cards", "cards": [game.card_text(c) for c in range(54) if a.cards >> c & 1]}]
+        elif a.arg:
+            try:
+                c = Contract.parse(a.arg)
+            except ValueError:
+                pass
+            else:
+                entry["rich"] = [{"t": "contract", "level": c.level, "denom": c.denomination}]
+        out.append(entry)
+    return out
 
 
 def piles_of(schema: Mapping[str, Any], obs: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -285,12 +346,15 @@ def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
                                          f"(settings: {', '.join(SETTINGS)})")
     for name, (default, lo, hi) in SETTINGS.items():
         v = given.get(name, default)
+        what = "0 or 1" if name == "hints" else "a number of seconds"
+        if isinstance(v, bool) and name == "hints":
+            v = float(v)
         if isinstance(v, bool) or not isinstance(v, int | float | str):
-            raise TableError("bad_settings", f"{name}: expected a number of seconds")
+            raise TableError("bad_settings", f"{name}: expected {what}")
         try:
             f = float(v)
         except ValueError:
-            raise TableError("bad_settings", f"{name}: expected a number of seconds") from None
+            raise TableError("bad_settings", f"{name}: expected {what}") from None
         if not lo <= f <= hi:
             raise TableError("bad_settings", f"{name}: must be from {lo:g} to {hi:g}")
         out[name] = f
@@ -365,11 +429,13 @@ class TableManager:
             if seat not in state.to_act():
                 raise ValueError(f"action {i} ({seat}: {text!r}) is out of turn")
             state.apply_text(seat, text)
-        seats = [Seat(kind=s["kind"], level=s.get("level"), name=s.get("name", ""), token_hash=h)
+        seats = [Seat(kind=s["kind"], level=s.get("level"), name=s.get("name", ""), token_hash=h,
+                      host=bool(s.get("host")))
                  for s, h in zip(row.seats, row.token_hashes)]
         settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
         table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
-                          created=row.created, actions=list(row.actions), finished=row.finished)
+                          created=row.created, actions=list(row.actions), finished=row.finished,
+                          hints=[h for h in row.hints if 0 <= h < len(seats)])
         return table
 
     def _start(self, table: LiveTable) -> None:
@@ -415,7 +481,7 @@ class TableManager:
             elif kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens[i] = token
-                seat_objs.append(Seat("human", None, name.strip(), hash_token(token)))
+                seat_objs.append(Seat("human", None, name.strip(), hash_token(token), host=s.get("host") is True))
             else:
                 raise TableError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
         clean = _clean_settings(settings)
@@ -425,7 +491,8 @@ class TableManager:
         table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seat_objs,
                           settings=clean, created=time.time())
         row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
-                       seats=[{"kind": s.kind, "level": s.level, "name": s.name} for s in seat_objs],
+                       seats=[{"kind": s.kind, "level": s.level, "name": s.name, **({"host": True} if s.host else {})}
+                              for s in seat_objs],
                        token_hashes=[s.token_hash for s in seat_objs], settings=clean, created=table.created)
         await self._db_call(self.store.create_table, row)
         self.tables[table.id] = table
@@ -444,7 +511,7 @@ class TableManager:
                 if found is not None:
                     return found
             seats = [{"kind": s.kind, "level": s.level, "name": s.name} if s.kind == "bot"
-                     else {"kind": s.kind, "name": s.name} for s in table.seats]
+                     else {"kind": s.kind, "name": s.name, "host": s.host} for s in table.seats]
             new, tokens = await self.create(table.game.id, table.game.options, seats, table.settings)
             table.rematch = self.rematches[table.id] = (new.id, tokens)
             table.touch()
@@ -515,6 +582,76 @@ class TableManager:
         table.touch()
         if table.over and not table.conns:
             self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
+
+    def others_on_seat(self, table: LiveTable, conn: Connection) -> list[Connection]:
+        """The other connections of ``conn``'s seat from another browser tab (a reload keeps its
+        tab, so it is not another)."""
+        if conn.seat is None:
+            return []
+        return [c for c in table.conns if c is not conn and c.seat == conn.seat and not c.closed
+                and not (conn.tab and c.tab == conn.tab)]
+
+    def take_over(self, table: LiveTable, conn: Connection) -> int:
+        """``conn`` keeps its seat alone: every other tab on it is told and goes on watching (public
+        information only).  Returns how many were moved."""
+        moved = self.others_on_seat(table, conn)
+        for c in moved:
+            c.push({"type": "taken_over", "seat": c.seat})
+            table.seats[c.seat].connections -= 1  # type: ignore[index]
+            c.seat = None
+            c.log_sent = 0
+        if moved:
+            table.touch()
+        return len(moved)
+
+    def stand_in(self, table: LiveTable, by: int, seat: Any) -> None:
+        """The host hands a gone player's seat to the stand-in bot at once (the player takes it
+        back by returning).  Any seated player may when no seat is the host's."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise TableError("bad_seat", "no such seat")
+        if any(s.host for s in table.seats) and not table.seats[by].host:
+            raise TableError("not_host", "only the table's host may hand a seat to a bot")
+        s = table.seats[seat]
+        if s.kind != "human" or s.connections > 0 or seat == by:
+            raise TableError("not_gone", f"seat {seat} is not a gone player's seat")
+        if table.over:
+            raise TableError("game_over", "the game is over")
+        if not s.away:
+            s.away = True
+            h = table.idle_timers.pop(seat, None)
+            if h is not None:
+                h.cancel()
+            table.idle_deadlines.pop(seat, None)
+            table.touch()
+            table.wake.set()
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        """A hint for ``seat`` now: the ``normal`` bot's choice from the seat's observation and
+        legal actions only, with its reason, in every language; counted for the record."""
+        if table.settings.get("hints", 1.0) <= 0:
+            raise TableError("no_hints", "this table gives no hints")
+        state = table.state
+        if state.is_over() or seat not in state.to_act():
+            raise TableError("not_your_turn", "a hint is for a decision of your own")
+        obs = state.observation(seat)
+        legal = state.legal_actions(seat)
+        n = len(table.actions)
+        try:
+            action, reason = await asyncio.get_running_loop().run_in_executor(
+                self._bots, hint.suggest, table.game, seat, obs, legal)
+        except Exception:  # a bot's bug must not leave the asker waiting
+            log.exception("no hint for seat %d of table %s", seat, table.id)
+            raise TableError("no_hint", "no hint can be made now") from None
+        texts = labels.view_texts(table.game, obs, [action], table.seat_names())
+        idx = len(table.hints)
+        table.hints.append(seat)
+        try:
+            await self._db_call(self.store.add_hint, table.id, idx, seat)
+        except Exception:
+            log.exception("cannot store hint %d of table %s", idx, table.id)
+        table.touch()
+        return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
+                "reason": labels.hint_texts(table.game, reason, table.seat_names())}
 
     def returned(self, table: LiveTable, seat: int) -> None:
         """The seat's player is back: the stand-in bot stops and the idle clock restarts."""

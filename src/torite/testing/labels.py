@@ -5,12 +5,18 @@ game's author run these; nothing at run time does."""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
 import json
 import random
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.engine.base import Action, Event, Game, OptionError
+from torite.cards import parse_card
+from torite.engine.base import Action, Event, Game, OptionError, Refusal, State
+from torite.engine.bot import Reason
 from torite.engine.registry import game_class, make_game
 from torite.present.labels.files import (
     _RENDER_ERRORS,
@@ -30,6 +36,67 @@ from torite.present.labels.words import (
 
 # ---------------------------------------------------------------- checking a game's labels
 _ACTION_KEYS: Final = frozenset({"kind", "cards", "card", "arg", "you"})
+
+
+def _literal_calls(modules: Sequence[Any], name: str) -> dict[str, set[str] | None]:
+    """Every ``name("key", {...})`` call with a literal key in the modules' source: the key and
+    the data's keys (None when the data is not a literal dict)."""
+    out: dict[str, set[str] | None] = {}
+    for module in dict.fromkeys(modules):
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+                    and node.args):
+                continue
+            names = _constants(node.args[0])
+            if not names:
+                continue
+            keys: set[str] | None = set()
+            if len(node.args) > 1:
+                data = node.args[1]
+                keys = ({k.value for k in data.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                        if isinstance(data, ast.Dict) and all(k is not None for k in data.keys) else None)
+            for key in names:
+                old = out.get(key, set())
+                out[key] = None if old is None or keys is None else old | keys
+    return out
+
+
+def _constants(node: ast.expr) -> list[str]:
+    """The texts an expression can be: a literal, or either side of ``a if c else b``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        return _constants(node.body) + _constants(node.orelse)
+    return []
+
+
+def raised_rules(game: Game) -> dict[str, set[str] | None]:
+    """Every rule a game's state can refuse a choice by (``Refusal("rule", {...})`` in the source
+    of its state class and the kit's), with the keys its data carries: what its labels' ``reasons``
+    must say."""
+    state = game.new_state(0)
+    modules = [sys.modules[c.__module__] for c in type(state).__mro__ if issubclass(c, State) and c is not State]
+    return _literal_calls(modules, Refusal.__name__)
+
+
+def summary_keys(game: Game) -> set[str]:
+    """Every row and step key a game's round summaries can carry (``row("key", …)`` and
+    ``step("key", …)`` in the source of its state classes): what its labels' ``scoring`` names."""
+    state = game.new_state(0)
+    modules = [sys.modules[c.__module__] for c in type(state).__mro__ if issubclass(c, State) and c is not State]
+    return set(_literal_calls(modules, "row")) | set(_literal_calls(modules, "step"))
+
+
+def bot_reasons(game: Game) -> dict[str, set[str] | None]:
+    """Every reason a game's rule-of-thumb bot can give (``Reason("key", {...})`` in its module):
+    what its labels' ``hints`` must say."""
+    if not game.BOT:
+        return {}
+    return _literal_calls([importlib.import_module(game.BOT.partition(":")[0])], Reason.__name__)
 
 
 def option_variants(cls: type[Game]) -> list[dict[str, Any]]:
@@ -69,17 +136,32 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
     fact_keys: set[str] = set()
     event_keys: dict[str, set[str]] = {}
     samples: list[tuple[Game, list[dict[str, Any]], list[Event], list[Action], list[dict[str, Any]]]] = []
+    refusals: dict[tuple[str, str], Refusal] = {}
+    reasons: dict[tuple[str, str], Reason] = {}
+    rules: dict[str, set[str] | None] = {}
+    hint_keys: dict[str, set[str] | None] = {}
+    goals: list[Mapping[str, Any]] = []
+    scored: set[str] = set()
+    round_ends: list[Mapping[str, Any]] = []
     rng = random.Random(rng_seed)
     for opts in option_sets if option_sets is not None else option_variants(cls):
         try:
             game = make_game(game_id, opts)
         except OptionError:
             continue  # options that constrain each other: not every flip is a valid game
+        goals.append(game.options)
+        for rule, keys in raised_rules(game).items():
+            old = rules.get(rule, set())
+            rules[rule] = None if keys is None or old is None else old | keys
+        hint_keys.update(bot_reasons(game))
+        scored |= summary_keys(game)
+        declared = {p.name: p for p in game.phases()}
         for seed in range(seeds):
             state = game.new_state(seed, max_rounds=max_rounds)
             observations: list[dict[str, Any]] = []
             actions: list[Action] = []
             facts: list[dict[str, Any]] = []
+            bot = game.rule_bot(0, random.Random(seed)) if game.BOT else None
             steps = 0
             while True:
                 for seat in (None, *range(game.num_players)):
@@ -91,8 +173,17 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
                 seat = state.to_act()[0]
                 legal = state.legal_actions(seat)
                 actions.extend(legal)
+                _refusals(state, seat, legal, declared, refusals)
+                if bot is not None and steps % 4 == 0:
+                    bot.seat = seat
+                    bot.reason = None
+                    bot.act(state.observation(seat), legal)
+                    if bot.reason is not None:
+                        reasons.setdefault((bot.reason.key, json.dumps(bot.reason.data, sort_keys=True, default=str)),
+                                           bot.reason)
                 state.apply(seat, legal[rng.randrange(len(legal))])
                 steps += 1
+            round_ends.extend(e.data for e in state.events if e.kind == "round_end")
             for obs in observations:
                 phases.add(str(obs.get("phase")))
                 obs_keys |= set(obs)
@@ -142,8 +233,101 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
         for kind, tpl in lab.buttons.items():
             for key in sorted(tpl.keys() - _ACTION_KEYS):
                 problems.append(f"{where}: actions.{kind}.button reads {key!r} (an action has {sorted(_ACTION_KEYS)})")
+        problems.extend(_teaching(lab, where, rules, hint_keys, obs_keys, round_ends, scored))
         problems.extend(_render_all(lab, where, samples))
+        problems.extend(_render_teaching(lab, where, refusals.values(), reasons.values(), goals, round_ends))
     return problems
+
+
+def _refusals(state: State, seat: int, legal: Sequence[Action], phases: Mapping[str, Any],
+              out: dict[tuple[str, str], Refusal]) -> None:
+    """Why each choice a face shows disabled is refused now: every card of the hand that cannot
+    be played, every cell of a bidding box and every call beside it (a few of each)."""
+    obs = state.observation(seat)
+    phase = phases.get(str(obs.get("phase")))
+    if phase is None:
+        return
+    offered = set(legal)
+    tried: list[Action] = []
+    hand = obs.get("hand") or []
+    for form in phase.actions:
+        if form.widget == "card" and getattr(form, "from_", "") == "hand":
+            tried += [a for a in (Action(form.kind, 1 << _card(c)) for c in hand) if a not in offered]
+        elif form.widget in ("bid", "word"):
+            tried += [a for a in form.actions(()) if a not in offered][:8]
+    for a in tried:
+        why = state.refusal(seat, a)
+        if why is not None:
+            out.setdefault((why.rule, json.dumps(why.data, sort_keys=True, default=str)), why)
+
+
+def _card(text: str) -> int:
+    return parse_card(text)
+
+
+def _teaching(lab: Labels, where: str, rules: Mapping[str, set[str] | None], hint_keys: Mapping[str, set[str] | None],
+              obs_keys: set[str], round_ends: Sequence[Mapping[str, Any]], scored: set[str]) -> list[str]:
+    """The words that teach: a reason for every rule the game can refuse by, a hint for every
+    reason its bot gives, how the game is won, a word for every row and step of its round
+    summaries, lines that write the scoring out reading only what a round's end carries, roles
+    on seats the observation names."""
+    out: list[str] = []
+    for sec, needed in (("reasons", rules), ("hints", hint_keys)):
+        said = lab.reasons if sec == "reasons" else lab.hints
+        for key, keys in sorted(needed.items()):
+            if key not in said:
+                out.append(f"{where}: {sec}.{key}: missing")
+            elif keys is not None:
+                for k in sorted(said[key].keys() - keys - {"you"}):
+                    out.append(f"{where}: {sec}.{key} reads {k!r}, which {key} never carries")
+    if lab.goal is None:
+        out.append(f"{where}: goal: missing (how the game is won, in one line)")
+    end_keys = {k for d in round_ends for k in d} | {"you"}
+    keys = set(scored)
+    for d in round_ends:
+        s = d.get("summary") or {}
+        keys |= {r["key"] for r in s.get("rows", ())} | {st["key"] for seat in s.get("steps", ()) for st in seat}
+    for key in sorted(keys - set(lab.data["scoring"])):
+        out.append(f"{where}: scoring.{key}: missing (a round summary's row or step)")
+    for i, row in enumerate(lab.explain_rows):
+        used = row.value.keys() | {c.key for c in row.cond} | {c.other[1] for c in row.cond if c.other[0] == "key"}
+        for key in sorted(used - end_keys):
+            out.append(f"{where}: explain[{i}] reads {key!r}, which no round's end carries")
+    for phase, tpl in lab.prompts.items():
+        for key in sorted(tpl.keys() - obs_keys - {"you"}):
+            out.append(f"{where}: phases.{phase}.prompt reads {key!r}, which never occurs")
+    for i, role in enumerate(lab.role_rows):
+        used = {role.seat} | {c.key for c in role.cond} | {c.other[1] for c in role.cond if c.other[0] == "key"}
+        for key in sorted(used - obs_keys - {"you"}):
+            out.append(f"{where}: roles[{i}] reads {key!r}, which never occurs")
+    return list(dict.fromkeys(out))
+
+
+def _render_teaching(lab: Labels, where: str, refusals: Any, reasons: Any, goals: Sequence[Mapping[str, Any]],
+                     round_ends: Sequence[Mapping[str, Any]]) -> list[str]:
+    errors: dict[str, None] = {}
+    for why in refusals:
+        try:
+            lab.reason_rich(why.rule, why.data)
+        except _RENDER_ERRORS as exc:
+            errors[f"{where}: reasons.{why.rule}: {exc}"] = None
+    for r in reasons:
+        try:
+            lab.hint_rich(r.key, r.data)
+        except _RENDER_ERRORS as exc:
+            errors[f"{where}: hints.{r.key}: {exc}"] = None
+    for opts in goals:
+        try:
+            lab.goal_rich(opts)
+        except _RENDER_ERRORS as exc:
+            errors[f"{where}: goal: {exc}"] = None
+    for d in round_ends:
+        for you in (None, 0):
+            try:
+                lab.explain_rich(d, None, you)
+            except _RENDER_ERRORS as exc:
+                errors[f"{where}: explain: {exc}"] = None
+    return list(errors)
 
 
 def _render_all(lab: Labels, where: str,
@@ -157,6 +341,11 @@ def _render_all(lab: Labels, where: str,
                 lab.status(obs)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: status: {exc}"] = None
+            try:
+                lab.prompt_rich(obs)
+                lab.roles(obs)
+            except _RENDER_ERRORS as exc:
+                errors[f"{where}: prompt or roles: {exc}"] = None
         for ev in events:
             for you in (None, *range(game.num_players)):
                 try:

@@ -36,7 +36,7 @@ from torite.present.pages import rules_page
 from torite.record import Record
 
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
-from .session import Session
+from .session import RENDER_ERRORS, Session
 from .widgets import Cell, ChoiceBar, GridView, HandView
 from .words import card_text, level_name, rich_text, words
 
@@ -85,6 +85,7 @@ class TableApp(App[Record | None]):
         Binding("l", "panel('log')", show=False),
         Binding("r", "rules", show=False),
         Binding("g", "language", show=False),
+        Binding("h", "hint", show=False),
         Binding("question_mark", "panel('keys')", show=False),
         Binding("q", "quit_game", show=False),
         *(Binding(str(i), f"button({i})", show=False) for i in range(1, 10)),
@@ -106,6 +107,8 @@ class TableApp(App[Record | None]):
         self.message = ""
         self.rounds_seen = len(session.observation().get("round_scores") or [])
         self._buttons: list[tuple[Text, Callable[[], None]]] = []
+        self.refused_cards: dict[int, str] = {}
+        self.refused_actions: dict[Action, str] = {}
         self.saved: Path | None = None
         self._shown: dict[str, str] = {}
         self._drawn = False
@@ -180,7 +183,8 @@ class TableApp(App[Record | None]):
         if self.session.state.is_over():
             return True
         self.ui = Mode.SUMMARY
-        go = await self.push_screen_wait(SummaryScreen(self.w["summary"].format(n=len(rows)),
+        title = self.session.labels.word("round_over").replace("{n}", str(len(rows)))
+        go = await self.push_screen_wait(SummaryScreen(title,
                                                        self.summary_body(obs), self.w["continue"]))
         if not go:
             self.finish()
@@ -197,6 +201,12 @@ class TableApp(App[Record | None]):
         res = s.state.result()
         head = Text(self.w["winners"].format(who=s.labels.word("item_sep").join(s.seat_name(x)
                                                                                   for x in res.winners)))
+        try:
+            goal = s.labels.goal_rich(s.game.options)
+        except RENDER_ERRORS:
+            goal = None
+        if goal:
+            head = Group(rich_text(goal, s.labels, style="italic"), head)  # type: ignore[assignment]
         self.finish()
         saved = Text(self.w["saved"].format(path=self.saved)) if self.saved else Text("")
         body = Group(head, Text(""), self.summary_body(s.observation()), saved)
@@ -239,7 +249,9 @@ class TableApp(App[Record | None]):
             if msg.card in mp:
                 self.act(mp[msg.card])
                 return
-        self.message = self.w["not_legal"].format(card=self.session.labels.card_text(card_str(msg.card)))
+        # a refused card says why, in the rules' words ("You must follow suit: you hold ♥.")
+        self.message = self.refused_cards.get(msg.card) or self.w["not_legal"].format(
+            card=self.session.labels.card_text(card_str(msg.card)))
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
@@ -257,7 +269,7 @@ class TableApp(App[Record | None]):
         if self.ui != Mode.INPUT:
             return
         if msg.action is None:
-            self.message = self.w["not_legal"].format(card=msg.label.strip())
+            self.message = msg.reason or self.w["not_legal"].format(card=msg.label.strip())
             self.draw()
             return
         self.act(msg.action)
@@ -322,6 +334,16 @@ class TableApp(App[Record | None]):
         self.session.set_language(langs[(i + 1) % len(langs)])
         self.draw()
 
+    def action_hint(self) -> None:
+        """The ``normal`` bot's suggestion and its reason, from what the person sees."""
+        if self.ui != Mode.INPUT or not self.legal:
+            return
+        action, reason = self.session.hint()
+        text = self.session.labels.text(self.session.action_rich(action))
+        why = self.session.labels.text(reason) if reason else ""
+        self.message = self.w["hint"].format(action=text) + (" — " + why if why else "")
+        self.draw()
+
     def action_quit_game(self) -> None:
         self.finish()
         self.exit(self.session.record)
@@ -336,13 +358,14 @@ class TableApp(App[Record | None]):
         self.legal = s.legal() if mine else []
         self.decision = group(phase_of(s.game.phases(), obs["phase"]), self.legal, obs.get("hand") or [])
         d = self.decision
+        self.refused_cards, self.refused_actions = s.refusals(d) if mine else ({}, {})
         if self.selecting not in d.multis:
             self.selecting = None
             self.selected = set()
         if mine and self.selecting is None and not d.singles and d.multis:
             self.selecting = next(iter(d.multis))
         self.put("#top", self.header(obs))
-        ring_key = repr((s.lang, s.state.is_over(), [obs.get(k) for k in self._RING_KEYS]))
+        ring_key = repr((s.lang, s.state.is_over(), [obs.get(k) for k in self._RING_KEYS], self.roles(obs)))
         if self._shown.get("#ring-key") != ring_key:  # the ring is the costly one: drawn on change
             self._shown["#ring-key"] = ring_key
             self.query_one("#ring", Static).update(self.ring(obs))
@@ -429,9 +452,17 @@ class TableApp(App[Record | None]):
         out[s.human] = (2, 1)
         return out
 
+    def roles(self, obs: Mapping[str, Any]) -> list[list[str]]:
+        """Each seat's roles now (dealer, president, declarer, your partner…), from the labels."""
+        try:
+            return self.session.labels.roles(obs)
+        except RENDER_ERRORS:
+            return []
+
     def ring(self, obs: Mapping[str, Any]) -> RenderableType:
         s = self.session
         lab = s.labels
+        roles = self.roles(obs)
         n = s.game.num_players
         to_act = set(obs.get("to_act") or [])
         trick = {e["seat"]: e for e in obs.get("trick") or [] if isinstance(e, Mapping) and "seat" in e}
@@ -450,6 +481,8 @@ class TableApp(App[Record | None]):
             if seat in to_act and not s.state.is_over():
                 name.append("▶ ", style="bold green")
             name.append(self.seat_label(seat), style="bold" if seat == s.human else "")
+            for role in roles[seat] if seat < len(roles) else ():
+                name.append(f" [{role}]", style="bold magenta")
             if scores[seat] is not None:
                 name.append("  " + self.w["points"].format(n=scores[seat]), style="bold yellow")
             stats = []
@@ -519,7 +552,7 @@ class TableApp(App[Record | None]):
                 return Text(w["waiting_simul"])
             return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in to_act)))
         lines = []
-        why = s.labels.phase_prompt(str(obs.get("phase")))
+        why = s.labels.phase_prompt(str(obs.get("phase")), obs)
         if self.selecting is not None:
             m = d.multis[self.selecting]
             lines.append(w["select_n"].format(n=m.count, kind=s.labels.action_label(self.selecting)))
@@ -546,7 +579,8 @@ class TableApp(App[Record | None]):
                 # a suit's cells read 14♥; a word's row (노기루다) names it once, its cells the level
                 rows.append((head, [Cell(rich_text([{"t": "contract", "level": lv, "denom": dn}], lab)
                                          if dn in SUIT_SYMBOLS else Text(str(lv), style="bold"),
-                                         b.cells.get((lv, dn)))
+                                         b.cells.get((lv, dn)),
+                                         self.refused_actions.get(Action(b.kind, 0, f"{lv} {dn}"), ""))
                                     for lv in b.levels]))
             grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
             grid.set_class(True, "on")
@@ -557,11 +591,13 @@ class TableApp(App[Record | None]):
             jokers = sorted(c for c in mp if c >= 52)
             if jokers:
                 rows.append((Text("★", style="bold magenta"),
-                             [Cell(card_text(card_str(c), lab), mp.get(c)) for c in jokers]))
+                             [Cell(card_text(card_str(c), lab), mp.get(c), self.refused_cards.get(c, ""))
+                              for c in jokers]))
             for letter, _ in suits:
                 cards = [parse_card(r + letter) for r in RANKS]
                 rows.append((Text(SUIT_SYMBOLS[letter], style="bold red" if letter in "HD" else "bold"),
-                             [Cell(card_text(card_str(c), lab), mp.get(c)) for c in cards]))
+                             [Cell(card_text(card_str(c), lab), mp.get(c), self.refused_cards.get(c, ""))
+                              for c in cards]))
             grid.show(Text(self.w["pick_title"].format(kind=lab.action_label(kind)), style="bold"), rows)
             grid.set_class(True, "on")
         else:
@@ -583,12 +619,22 @@ class TableApp(App[Record | None]):
             if kind != self.selecting:
                 buttons.append((Text(f"{lab.action_label(kind)} ({m.count})"),
                                 lambda kind=kind: self.start_selecting(kind)))  # type: ignore[misc]
+        # the calls that may not be made now stay in view, dimmed, and say why when chosen
+        for a in d.all_calls:
+            if a not in d.calls:
+                why = self.refused_actions.get(a, "")
+                buttons.append((Text(lab.action_label(a.kind), style="dim strike"),
+                                lambda why=why: self.explain(why)))  # type: ignore[misc]
         self._buttons = buttons
         self.query_one(ChoiceBar).show([t for t, _ in buttons])
 
+    def explain(self, why: str) -> None:
+        self.message = why or self.w["not_legal"].format(card="")
+        self.draw()
+
     def key_hints(self) -> Text:
         w = self.w
-        pairs = [("t", w["k_last"]), ("s", w["k_sheet"]), ("l", w["k_log"]), ("r", w["k_rules"])]
+        pairs = [("h", w["k_hint"]), ("t", w["k_last"]), ("s", w["k_sheet"]), ("l", w["k_log"]), ("r", w["k_rules"])]
         if len(self.session.languages) > 1:
             pairs.append(("g", w["k_lang"]))
         pairs += [("?", w["k_help"]), ("q", w["k_quit"])]
@@ -644,19 +690,48 @@ class TableApp(App[Record | None]):
         return Text("\n").join(rich_text(x.rich, self.session.labels) for x in lines)
 
     def summary_body(self, obs: Mapping[str, Any]) -> RenderableType:
+        """The last round's points explained: the scoring written out (the game's ``explain``),
+        then its summary's rows with their units, each seat's calculation step by step, the
+        round's points and the totals (``torite.engine.summary``)."""
         s = self.session
+        lab = s.labels
         n = s.game.num_players
-        rows = obs.get("round_scores") or []
-        table = Table(box=None, padding=(0, 2), show_edge=False)
+        ends = [e for e in s.state.events if e.kind == "round_end" and e.visible_to(s.human)]
+        data: Mapping[str, Any] = ends[-1].data if ends else {}
+        out: list[RenderableType] = []
+        try:
+            explain = lab.explain_rich(data, s.names(), s.human)
+        except RENDER_ERRORS:
+            explain = []
+        for k, v in explain:
+            out.append(Text(f"{k}: ", style="bold") + rich_text(v, lab))
+        table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("")
-        table.add_column(self.w["round_points"], justify="right")
-        table.add_column(self.w["total"], justify="right")
-        last = rows[-1] if rows else [0] * n
         for seat in range(n):
-            table.add_row(self.seat_label(seat), f"{last[seat]:+}" if isinstance(last[seat], int) else str(last[seat]),
-                          str((obs.get("scores") or [""] * n)[seat]))
-        ends = [x.rich for x in s.log if x.kind in ("round_end", "game_end")][-1:]
-        return Group(table, *(rich_text(r, s.labels, style="dim") for r in ends))
+            table.add_column(s.seat_name(seat), justify="right")
+        summary = data.get("summary") or {"rows": []}
+        steps = summary.get("steps") or []
+        for r in summary.get("rows", ()):
+            label = lab.scoring_word(r["key"]) + (f" ×{r['per']}" if "per" in r else "")
+            counted = "count" in r and r.get("per", 1) != 1
+            cells = [f"{r['count'][i]} = {v}" if counted and r["count"][i] else str(v)
+                     for i, v in enumerate(r["values"])]
+            table.add_row(Text(label, style="" if r["adds"] else "dim italic"), *cells,
+                          style="" if r["adds"] else "dim")
+        for i in range(max((len(x) for x in steps), default=0)):
+            keys = dict.fromkeys(x[i]["key"] for x in steps if len(x) > i)
+            cells = []
+            for x in steps:
+                st = x[i] if len(x) > i else None
+                cells.append("" if st is None else str(st["value"]) if st["op"] == "=" else f"{st['op']} {st['value']}")
+            table.add_row(" / ".join(lab.scoring_word(key) for key in keys), *cells, style="cyan")
+        if isinstance(data.get("points"), list):
+            table.add_row(self.w["round_points"], *(f"{v:+}" for v in data["points"]), style="bold")
+        totals = obs.get("scores")
+        if isinstance(totals, list):
+            table.add_row(self.w["total"], *(str(v) for v in totals), style="bold")
+        out.append(table)
+        return Group(*out)
 
 
 def play_tui(game: Any, human: int, bots: Sequence[str], seed: int, *, records: Path, lang: str = "en",

@@ -13,9 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from torite.bots import make_bot
+from torite.cards import parse_card
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
+from torite.present.decision import Decision, phase_of, refused
+from torite.present.hint import suggest
 from torite.present.labels import LabelError, Labels, Rich, languages
 from torite.present.labels import load as load_labels
 from torite.record import Record, start_record
@@ -62,6 +65,7 @@ class Session:
                 self.levels.append(level)
                 self.bots[s] = make_bot(level, game, s, derive_seed(seed, "bot", s))
         self.record: Record = start_record(game, seed, names, max_rounds=max_rounds)
+        self.hints = 0  # hints the person took (the record counts them)
         self.log: list[LogLine] = []
         self._logged = 0
         self.read_events()
@@ -127,6 +131,37 @@ class Session:
 
     def legal(self) -> list[Action]:
         return self.state.legal_actions(self.human) if self.human_to_act() else []
+
+    # ------------------------------------------------------------ what teaches
+    def hint(self) -> tuple[Action, Rich | None]:
+        """The ``normal`` bot's choice for the person now, from the person's observation and
+        legal actions only, with its reason in words; counted in the record."""
+        action, reason = suggest(self.game, self.human, self.observation(), self.legal())
+        self.hints += 1
+        self.record.hints = [self.hints if s == self.human else 0 for s in range(self.game.num_players)]
+        if reason is None:
+            return action, None
+        try:
+            return action, self.labels.hint_rich(reason.key, reason.data, self.names())
+        except RENDER_ERRORS:
+            return action, None
+
+    def refusals(self, d: Decision) -> tuple[dict[int, str], dict[Action, str]]:
+        """Why each card of the hand (or of the pile played from) and each bidding cell or call the
+        decision leaves out may not be chosen now, in words, from the rules."""
+        if not self.human_to_act():
+            return {}, {}
+        obs = self.observation()
+        cards, actions = refused(self.state, self.human, phase_of(self.game.phases(), obs["phase"]), d, obs)
+
+        def said(rule: str, data: Any) -> str:
+            try:
+                return self.labels.text(self.labels.reason_rich(rule, data, self.names()))
+            except RENDER_ERRORS:
+                return self.labels.text(self.labels.reason_rich("not_now", {}))
+
+        return ({parse_card(c): said(*why) for c, why in cards.items()},
+                {a: said(*why) for a, why in actions.items()})
 
     def read_events(self, upto: int | None = None) -> list[LogLine]:
         """Log lines of the events the person may see since the last call."""

@@ -139,10 +139,13 @@ class HandView(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         x = event.x - 1  # the left padding
         for line, start, end, card in self._spans:
-            if line == event.y and start <= x < end and card in self.active:
-                self.cursor = card
-                self.focus()
-                self.action_choose()
+            if line == event.y and start <= x < end:
+                if card in self.active:
+                    self.cursor = card
+                    self.focus()
+                    self.action_choose()
+                elif not self.selecting:
+                    self.post_message(self.Chosen(card))  # refused: the table says why
                 return
 
 
@@ -150,6 +153,7 @@ class HandView(Widget, can_focus=True):
 class Cell:
     label: Text
     action: Action | None  # None: shown but not a legal choice now
+    reason: str = ""  # why not, from the rules (said when it is tried)
 
 
 class GridView(Widget, can_focus=True):
@@ -173,6 +177,7 @@ class GridView(Widget, can_focus=True):
     class Chosen(Message):
         action: Action | None
         label: str
+        reason: str = ""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -217,7 +222,7 @@ class GridView(Widget, can_focus=True):
     def action_choose(self) -> None:
         cell = self.current
         if cell is not None:
-            self.post_message(self.Chosen(cell.action, cell.label.plain))
+            self.post_message(self.Chosen(cell.action, cell.label.plain, cell.reason))
 
     def render(self) -> Text:
         out = [self.title]

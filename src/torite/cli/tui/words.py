@@ -41,7 +41,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "total",
         "log": "Game log",
         "rules": "Rules",
-        "summary": "Round {n} over",
         "round_points": "this round",
         "game_over": "Game over",
         "winners": "Winner: {who}",
@@ -53,9 +52,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "Keys",
         "help": ("←/→ move on the hand · Enter play/choose · Space select · c confirm · x clear\n"
                  "↑/↓/←/→ in a bidding box or card picker · 1–9 the numbered buttons · Tab next control\n"
-                 "t last trick · s score sheet · l log · r rules · g language · ? keys · q quit"),
+                 "h hint · t last trick · s score sheet · l log · r rules · g language · ? keys · q quit"),
         "k_last": "last trick", "k_sheet": "scores", "k_log": "log", "k_rules": "rules", "k_lang": "language",
-        "k_help": "keys", "k_quit": "quit",
+        "k_help": "keys", "k_quit": "quit", "k_hint": "hint",
+        "hint": "Hint: {action}",
         "level.random": "random", "level.easy": "easy", "level.normal": "normal", "level.hard": "hard",
         "level.expert": "expert",
     },
@@ -87,7 +87,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "合計",
         "log": "ゲームの記録",
         "rules": "ルール",
-        "summary": "第{n}ラウンド終了",
         "round_points": "このラウンド",
         "game_over": "ゲーム終了",
         "winners": "勝者：{who}",
@@ -99,9 +98,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "キー操作",
         "help": ("←/→ 手札を移動 · Enter 出す・選ぶ · Space 選択 · c 確定 · x 選択解除\n"
                  "↑/↓/←/→ ビッドボックス・カード選択 · 1～9 番号のボタン · Tab 次の操作欄\n"
-                 "t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 終了"),
+                 "h ヒント · t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 終了"),
         "k_last": "直前", "k_sheet": "得点表", "k_log": "記録", "k_rules": "ルール", "k_lang": "言語",
-        "k_help": "キー", "k_quit": "終了",
+        "k_help": "キー", "k_quit": "終了", "k_hint": "ヒント",
+        "hint": "ヒント：{action}",
         "level.random": "ランダム", "level.easy": "やさしい", "level.normal": "ふつう", "level.hard": "強い",
         "level.expert": "達人",
     },
@@ -133,7 +133,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "합계",
         "log": "게임 기록",
         "rules": "규칙",
-        "summary": "{n}라운드 종료",
         "round_points": "이번 라운드",
         "game_over": "게임 종료",
         "winners": "승자: {who}",
@@ -145,9 +144,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "키 조작",
         "help": ("←/→ 손패 이동 · Enter 내기/고르기 · Space 선택 · c 확정 · x 선택 해제\n"
                  "↑/↓/←/→ 비딩 박스·카드 선택 · 1–9 번호 버튼 · Tab 다음 조작\n"
-                 "t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 종료"),
+                 "h 힌트 · t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 종료"),
         "k_last": "직전", "k_sheet": "점수", "k_log": "기록", "k_rules": "규칙", "k_lang": "언어",
-        "k_help": "키", "k_quit": "종료",
+        "k_help": "키", "k_quit": "종료", "k_hint": "힌트",
+        "hint": "힌트: {action}",
         "level.random": "무작위", "level.easy": "쉬움", "level.normal": "보통", "level.hard": "어려움",
         "level.expert": "달인",
     },

@@ -173,6 +173,7 @@ class Glapgos(TrickGame):
         Field("faced", CARD, key="faced_card"),
         Field("bid", CARD, key="your_bid", private=True),  # until both bids are in
         Field("last_bids", CARD_TEXTS),  # the turn's two bids, by seat, once both are in
+        Field("auction", LIST),  # every revealed bid of the deal: [[seat, "bid QC"], ...], two a turn
         Field("bid_winner"),  # the seat whose bid won this turn (-1 none yet)
         Field("tie_break", word("rank", "suit", "colour", "parity")),  # what decided it ("" none yet)
         Field("auction_turn"),  # 1..13
@@ -218,6 +219,7 @@ class GlapgosState(TrickState):
     cleared: list[int]
     bid: list[int]
     last_bids: list[str]
+    auction: list[list[Any]]
     shown: list[int]
     melds: list[list[list[str]]]
     meld_cards: list[int]
@@ -232,6 +234,7 @@ class GlapgosState(TrickState):
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.bid = [-1, -1]
         self.last_bids = []
+        self.auction = []
         self.bid_winner = -1
         self.tie_break = ""
         self.auction_turn = 0
@@ -281,6 +284,7 @@ class GlapgosState(TrickState):
             (self.bid_pile_0 if s == 0 else self.bid_pile_1).append(c)
         self.bid = [-1, -1]
         self.last_bids = [card_str(c) for c in bids]
+        self.auction = [*self.auction, *([s, f"bid {t}"] for s, t in enumerate(self.last_bids))]
         self.bid_winner = winner
         self.tie_break = why
         self.emit("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
@@ -400,6 +404,9 @@ class GlapgosState(TrickState):
         cards = action.cards
         if cards and not cards & ~self.hands[seat] and cards & ~RANK_MASKS[(cards.bit_length() - 1) % 13]:
             return Refusal("one_rank")
+        # a rank too low says so whatever the count: no set of it can beat the play
+        if size and cards and (cards.bit_length() - 1) % 13 <= self._climb_to_beat()[1]:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
         if size and cards.bit_count() != size:
             return Refusal("climb_count", {"count": size})
         if size:

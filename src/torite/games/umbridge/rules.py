@@ -56,6 +56,7 @@ from torite.games.umbridge.scoring import (
     contract_score,
     honours_points,
     rubber_bonus,
+    trick_points,
     unfinished_bonus,
 )
 
@@ -687,7 +688,12 @@ class UmbridgeState(TrickState):
                 row("bonus", bonus)]
         if "unfinished" in end:
             rows.append(row("unfinished", end["unfinished"]))
+        need = 6 + level
+        per = trick_points(1, denom) - (10 if denom == "NT" else 0)
         return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+                # the contract's value written out (§8.1): level × per trick (+10 at no trump), doubled
+                "need": need, "down": max(0, need - tricks), "per_trick": per, "nt_first": 10 if denom == "NT" else 0,
+                "trick_value": trick_points(level, denom), "factor": 1 << self.doubled,
                 "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
                 "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
                 "vulnerable": list(vul), "game_won": game_won,

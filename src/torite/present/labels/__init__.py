@@ -31,7 +31,13 @@ Schema (every section optional in a game's file unless said otherwise)::
       "status": [{"label": "trump", "value": TEMPLATE, "if": CONDITION}, ...],
       "events": {"play": TEMPLATE, "kaedama_turn": null, ...},       # null: not logged
       "tags": {"zombie": "zombie"},              # a true flag of a trick entry, shown by its card
-      "trick_facts": [ROW, ...]                  # rows about a finished trick (over its record)
+      "trick_facts": [ROW, ...],                 # rows about a finished trick (over its record)
+      "goal": TEMPLATE,                          # how the game is won, in one line (over the options)
+      "reasons": {"follow": TEMPLATE, ...},      # why a choice is refused, by rule (over its data)
+      "hints": {"safe_high": TEMPLATE, ...},     # why the rule bot chose, by reason (over its data)
+      "scoring": {"hearts": "hearts taken"},     # a round summary's rows and steps, by key
+      "explain": [ROW, ...],                     # lines writing a round's scoring out (over round_end)
+      "roles": [{"label": "president", "seat": KEY, "if": CONDITION}, ...]   # chips on seats
     }
 
 Common words every language defines: ``none``, ``seat``, ``hidden`` (a card not seen, in
@@ -54,9 +60,6 @@ Three ``maps`` the tables read besides templates (each optional, per game):
   card it may not see is null, drawn as a back), or null beside an integer ``<key>_size`` (a
   face-down pile, drawn as that many backs).  A card shown in a pile is clickable when a legal
   action plays it (Umbridge's dummy, for its controller).
-- ``maps.round_summary``: the rows of the end-of-round dialog, in order: a key of the round-end
-  event's data holding one number per seat, and its label (Trick of the Dead: diamonds, clubs,
-  joker bonus, …).  Points and running totals follow them.
 - ``maps.glossary``: ``"term": "Term: what it means"``; the table underlines the term wherever
   it shows and explains it on hover or tap.
 
@@ -65,6 +68,23 @@ a list of variants of which the first whose ``if`` holds is used.  ``you`` is th
 form, used when the event's seat is the reader's own (the terminal passes the person's seat;
 the web table passes none): English needs it ("you play"), Japanese does not, Korean does where
 a particle follows the player ("내가", not "나이(가)").
+
+The sections that teach a newcomer (every game has them; the audit checks each):
+
+- ``goal``: one line on how the game is won, rendered over the game's options (Seconds: the
+  second-highest total; Hearts: the lowest); the lobby, the table's header and the game's end say it.
+- ``reasons``: why a choice is refused, one template per rule key of
+  :class:`~torite.engine.base.Refusal` (the common file: ``follow``, ``not_in_hand``,
+  ``not_now``, ``not_your_turn``, ``game_over``; a game: its own rules), rendered over the
+  refusal's data ("You must follow suit: you hold ♥.").
+- ``hints``: the rule bot's one-line reason for its choice, by the key of its
+  :class:`~torite.engine.bot.Reason`, over the reason's data.
+- ``scoring``: the words of the round summary's rows and steps
+  (:mod:`torite.engine.summary`); a face shows a row's unit (``×1``) beside them.
+- ``explain``: rows over the ``round_end`` data that write the scoring out (Mighty's
+  ``2·(14 − 13) + (15 − 14) = 3``, Umbridge's contract value, Seconds' deal rule and partners).
+- ``roles``: chips a seat's tile carries: ``seat`` is the observation key holding the seat
+  (president, declarer, your partner); a game's roles follow the common ones (dealer, leader).
 
 Texts hold placeholders ``{key|formatter|formatter:arg}``; ``{{`` and ``}}`` are braces.  Keys
 are read from the context: the observation (status), the event's data (events; ``player`` is
@@ -78,14 +98,17 @@ entry.  Formatters:
     suit       a suit letter, shown with its word (♥ hearts)
     symbol     a suit letter, shown as its symbol alone (♥)
     contract   a contract or bid "LEVEL DENOMINATION" (14♥, 14 노기루다, 3NT)
+    level      a contract's level alone (14)              players  a list of seats as their names
     plural:W   a count with the word plurals[W] in the form its number takes (1 card, 2 cards)
     ordinal    a number as an ordinal: maps.ordinal spells it out (두 번째), else ordinals (2nd)
     seats      a per-seat list as "a / b / c"          player   a seat number as its name
     by_seat    a per-seat list as "name: value; …", empty values left out (words.item_sep);
-               a list value as cards, or each value through a formatter: ``by_seat:card``
+               a list value as cards, or each value through a formatter: ``by_seat:card``,
+               ``by_seat:player``
     signed     +3, -2, +0                              plus1    a count from 0, shown from 1
     count      the length of a list                    phase    a phase id as its name
-    map:NAME   the value through maps[NAME]            or:WORD  words[WORD] if the value is empty
+    map:NAME   the value through maps[NAME] (a list:   or:WORD  words[WORD] if the value is empty
+               each item, joined by words.item_sep)
                                                                 (and nothing after it applies)
 
 Without a formatter a value shows as text, a list of numbers as ``[1, 2, 3]``: a card, a suit
@@ -120,9 +143,13 @@ from torite.present.labels.files import (
     catalog,
     event_text,
     event_texts,
+    explain_texts,
     game_folder,
+    goal_texts,
+    hint_texts,
     languages,
     load,
+    reason_texts,
     status,
     view_texts,
 )
@@ -130,5 +157,5 @@ from torite.present.labels.templates import SUIT_SYMBOLS, LabelError
 from torite.present.labels.words import TOKEN_KINDS, Labels, Rich, Token, plural_categories, plural_category
 
 __all__ = ["COMMON_DIR", "SUIT_SYMBOLS", "TOKEN_KINDS", "LabelError", "Labels", "Rich", "Token", "action_text",
-           "catalog", "event_text", "event_texts", "game_folder", "languages", "load", "plural_categories",
-           "plural_category", "status", "view_texts"]
+           "catalog", "event_text", "event_texts", "explain_texts", "game_folder", "goal_texts", "hint_texts",
+           "languages", "load", "plural_categories", "plural_category", "reason_texts", "status", "view_texts"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 from torite.present.labels.templates import (
     _DICT_OF_TEXT,
     REQUIRED_WORDS,
+    ROW_SECTIONS,
     SECTIONS,
     SUIT_SYMBOLS,
     LabelError,
@@ -24,12 +25,14 @@ from torite.present.labels.templates import (
 from torite.present.labels.words import (
     Labels,
     Rich,
+    RoleRow,
     StatusRow,
     plural_categories,
 )
 
 if TYPE_CHECKING:
-    from torite.engine.base import Action, Event, Game
+    from torite.engine.base import Action, Event, Game, Refusal
+    from torite.engine.bot import Reason
 
 log = logging.getLogger("torite.labels")
 
@@ -62,7 +65,8 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
     for key in ("title", "summary"):
         if key in data:
             _expect(isinstance(data[key], str) and data[key].strip() != "", f"{path}: {key}", "a non-empty text")
-    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events", "plurals", "ordinals"):
+    for sec in (*_DICT_OF_TEXT, "phases", "actions", "options", "maps", "events", "plurals", "ordinals",
+                "reasons", "hints"):
         if sec in data:
             _expect(isinstance(data[sec], dict), f"{path}: {sec}", "an object")
     for word, forms in data.get("plurals", {}).items():
@@ -78,9 +82,8 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
                 f"{path}: maps.{name}", "an object of texts")
     for phase, p in data.get("phases", {}).items():
         w = f"{path}: phases.{phase}"
-        _expect(isinstance(p, dict) and isinstance(p.get("name"), str), w, '{"name": text, "prompt": text}')
+        _expect(isinstance(p, dict) and isinstance(p.get("name"), str), w, '{"name": text, "prompt": template}')
         _expect(set(p) <= {"name", "prompt"}, w, "only name and prompt")
-        _expect(isinstance(p.get("prompt", ""), str), f"{w}.prompt", "a text")
     for kind, a in data.get("actions", {}).items():
         w = f"{path}: actions.{kind}"
         _expect(isinstance(a, dict) and isinstance(a.get("label"), str) and "button" in a, w,
@@ -94,21 +97,30 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
         ch = o.get("choices", {})
         _expect(isinstance(ch, dict) and all(isinstance(v, str) for v in ch.values()), f"{w}.choices",
                 "an object of texts keyed by the choice's value")
-    for sec in ("status", "trick_facts"):
+    for sec in ROW_SECTIONS:
         if sec in data:
             _expect(isinstance(data[sec], list), f"{path}: {sec}", "a list of rows")
+            value = "seat" if sec == "roles" else "value"
             for i, row in enumerate(data[sec]):
                 w = f"{path}: {sec}[{i}]"
-                _expect(isinstance(row, dict) and isinstance(row.get("label"), str) and "value" in row, w,
-                        '{"label": text, "value": template, "if": condition}')
-                _expect(set(row) <= {"label", "value", "if"}, w, "only label, value and if")
+                _expect(isinstance(row, dict) and isinstance(row.get("label"), str) and value in row, w,
+                        f'{{"label": text, "{value}": {"key" if value == "seat" else "template"}, "if": condition}}')
+                allowed = {"label", value, "if"} | ({"pin"} if sec == "status" else set())
+                _expect(set(row) <= allowed, w, f"only {', '.join(sorted(allowed))}")
+                _expect(isinstance(row.get("pin", False), bool), f"{w}.pin", "true or false")
+                if value == "seat":
+                    _expect(isinstance(row["seat"], str), f"{w}.seat", "the observation key holding a seat")
 
 
 def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for sec in SECTIONS:
         c, g = common.get(sec), game.get(sec)
-        if isinstance(c, dict) or isinstance(g, dict):
+        if sec == "roles":  # the common roles (dealer, leader) and the game's own
+            out[sec] = [*(c or []), *(g or [])]
+        elif sec == "goal":  # a template, not a section of keys: the game's own
+            out[sec] = g
+        elif isinstance(c, dict) or isinstance(g, dict):
             merged = dict(c or {})
             if sec == "maps":
                 for name, table in (g or {}).items():
@@ -121,7 +133,7 @@ def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]
         elif c is not None:
             out[sec] = c
         else:
-            out[sec] = [] if sec in ("status", "trick_facts") else None
+            out[sec] = [] if sec in ROW_SECTIONS else None
     return out
 
 
@@ -189,7 +201,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     if data["title"] is None:
         data["title"] = fallback_title
     for sec in ("words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals", "tags", "maps",
-                "options", "phases", "actions", "events"):
+                "options", "phases", "actions", "events", "reasons", "hints", "scoring"):
         if data[sec] is None:
             data[sec] = {}
     for w in REQUIRED_WORDS:
@@ -200,7 +212,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
             raise LabelError(f"{src}: suits.{letter}: missing (the common labels define it)")
 
     def origin(sec: str, key: str) -> Path:
-        return src if key in game.get(sec, {}) or (sec in ("status", "trick_facts") and sec in game) \
+        return src if key in game.get(sec, {}) or (sec in ROW_SECTIONS and sec in game) \
             else common_path
 
     categories = plural_categories(lang)
@@ -216,26 +228,38 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     events = {}
     for kind, tpl in data["events"].items():
         events[kind] = _compile_template(tpl, f"{origin('events', kind)}: events.{kind}", known)
+    said = {}
+    for sec in ("reasons", "hints"):
+        said[sec] = {key: _compile_template(tpl, f"{origin(sec, key)}: {sec}.{key}", known, allow_you=False)
+                     for key, tpl in data[sec].items()}
+    goal = None
+    if data.get("goal") is not None:
+        goal = _compile_template(data["goal"], f"{origin('goal', '')}: goal", known, allow_you=False)
     buttons = {}
     for kind, a in data["actions"].items():
         buttons[kind] = _compile_template(a["button"], f"{origin('actions', kind)}: actions.{kind}.button",
                                           known, allow_you=False)
     rows: dict[str, tuple[StatusRow, ...]] = {}
-    for sec in ("status", "trick_facts"):
+    for sec in ("status", "trick_facts", "explain"):
         built = []
         for i, row in enumerate(data[sec]):
             where = f"{origin(sec, '')}: {sec}[{i}]"
             built.append(StatusRow(row["label"], _compile_template(row["value"], f"{where}.value", known,
                                                                   allow_you=False),
-                                   _compile_cond(row.get("if"), where)))
+                                   _compile_cond(row.get("if"), where), bool(row.get("pin"))))
         rows[sec] = tuple(built)
+    prompts = {}
     for phase, p in data["phases"].items():
-        for k in ("name", "prompt"):
-            if "{" in p.get(k, ""):
-                raise LabelError(f"{origin('phases', phase)}: phases.{phase}.{k}: plain text, no placeholders")
+        if "{" in p["name"]:
+            raise LabelError(f"{origin('phases', phase)}: phases.{phase}.name: plain text, no placeholders")
+        if "prompt" in p:
+            prompts[phase] = _compile_template(p["prompt"], f"{origin('phases', phase)}: phases.{phase}.prompt",
+                                               known, allow_you=False)
+    roles = tuple(RoleRow(r["label"], r["seat"], _compile_cond(r.get("if"), f"{origin('roles', '')}: roles[{i}]"))
+                  for i, r in enumerate(data["roles"]))
     seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", known)
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
-                  seat_name)
+                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal, prompts)
 
 
 def catalog(cls: type[Game]) -> dict[str, dict[str, Any]]:
@@ -295,7 +319,7 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
     observation and its legal actions only."""
     tricks = obs.get("tricks") or []
     last = tricks[-1] if tricks and isinstance(tricks[-1], Mapping) else None
-    out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal]}
+    out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal], "roles": {}}
     for lang in languages(game):
         try:
             lab = load(game, lang)
@@ -303,10 +327,21 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
             _logged(f"{game.id} {lang}", e)
             continue
         try:
-            out["status"][lang] = [list(r) for r in lab.status_rich(obs, names)]
+            out["status"][lang] = [list(r) for r in lab.status_pinned(obs, names)]
         except _RENDER_ERRORS as e:
             _logged(f"{game.id} status", e)
             out["status"][lang] = []
+        try:
+            out["roles"][lang] = lab.roles(obs)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} roles", e)
+        try:
+            prompt = lab.prompt_rich(obs)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} prompt", e)
+            prompt = None
+        if prompt:
+            out.setdefault("prompt", {})[lang] = prompt
         if last is not None:
             try:
                 out["last_trick"][lang] = [list(r) for r in lab.trick_facts_rich(last, names, obs.get("seat"))]
@@ -319,4 +354,63 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
             except _RENDER_ERRORS as e:
                 _logged(f"{game.id} action {a}", e)
                 texts[lang] = [lab.action_label(a.kind)]
+    return out
+
+
+def reason_texts(game: Game, refusals: Mapping[str, Refusal], names: Sequence[str | None] | None = None,
+                 ) -> dict[str, dict[str, Rich]]:
+    """Why each refused choice is refused (``reasons``), keyed as given, in every language."""
+    out: dict[str, dict[str, Rich]] = {key: {} for key in refusals}
+    for lang in languages(game):
+        lab = load(game, lang)
+        for key, why in refusals.items():
+            try:
+                out[key][lang] = lab.reason_rich(why.rule, why.data, names)
+            except _RENDER_ERRORS as e:
+                _logged(f"{game.id} reason {why.rule}", e)
+                out[key][lang] = lab.reason_rich("not_now", {})
+    return out
+
+
+def hint_texts(game: Game, reason: Reason | None, names: Sequence[str | None] | None = None,
+               ) -> dict[str, Rich] | None:
+    """A bot's reason for its choice (``hints``) in every language; None without one."""
+    if reason is None:
+        return None
+    out: dict[str, Rich] = {}
+    for lang in languages(game):
+        try:
+            rich = load(game, lang).hint_rich(reason.key, reason.data, names)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} hint {reason.key}", e)
+            continue
+        if rich:
+            out[lang] = rich
+    return out or None
+
+
+def goal_texts(game: Game) -> dict[str, Rich]:
+    """How the game is won under its options, in every language."""
+    out: dict[str, Rich] = {}
+    for lang in languages(game):
+        try:
+            rich = load(game, lang).goal_rich(game.options)
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} goal", e)
+            continue
+        if rich:
+            out[lang] = rich
+    return out
+
+
+def explain_texts(game: Game, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                  ) -> dict[str, list[list[Any]]]:
+    """A round end's scoring written out (``explain``), as ``[label, rich]`` rows by language."""
+    out: dict[str, list[list[Any]]] = {}
+    for lang in languages(game):
+        try:
+            out[lang] = [[k, v] for k, v in load(game, lang).explain_rich(data, names)]
+        except _RENDER_ERRORS as e:
+            _logged(f"{game.id} explain", e)
+            out[lang] = []
     return out

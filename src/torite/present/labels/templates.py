@@ -10,15 +10,18 @@ from typing import Any, Final
 
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-SECTIONS: Final = ("title", "summary", "words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals",
-                   "maps", "options", "phases", "actions", "status", "events", "tags", "trick_facts")
-_DICT_OF_TEXT = ("words", "suits", "ranks", "jokers", "denominations", "tags")
-FORMATTERS: Final = ("cards", "card", "suit", "symbol", "contract", "plural", "ordinal", "seats", "player",
-                     "by_seat", "signed", "plus1", "count", "phase", "map", "or")
+SECTIONS: Final = ("title", "summary", "goal", "words", "suits", "ranks", "jokers", "denominations", "plurals",
+                   "ordinals", "maps", "options", "phases", "actions", "status", "events", "tags", "trick_facts",
+                   "reasons", "hints", "scoring", "explain", "roles")
+_DICT_OF_TEXT = ("words", "suits", "ranks", "jokers", "denominations", "tags", "scoring")
+#: sections that are lists of rows ({"label", "value", "if"}; roles: {"label", "seat", "if"})
+ROW_SECTIONS: Final = ("status", "trick_facts", "explain", "roles")
+FORMATTERS: Final = ("cards", "card", "suit", "symbol", "contract", "level", "plural", "ordinal", "seats", "player",
+                     "players", "by_seat", "signed", "plus1", "count", "phase", "map", "or")
 _WITH_ARG = ("map", "or", "plural")
 #: by_seat may name the formatter of each value (``by_seat:card``)
 _OPTIONAL_ARG = ("by_seat",)
-_PER_VALUE = ("card", "cards", "suit", "symbol", "contract")
+_PER_VALUE = ("card", "cards", "suit", "symbol", "contract", "player")
 #: the words every language's common file defines
 REQUIRED_WORDS: Final = ("none", "seat", "hidden", "face_down", "item_sep", "yes", "no", "you", "card_name",
                          "card_sep", "suit_named")

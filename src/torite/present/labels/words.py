@@ -29,6 +29,17 @@ class StatusRow:
     label: str
     value: _Template
     cond: tuple[_Clause, ...]
+    #: a status row the table keeps in view at all times (the contract, the trump)
+    pin: bool = False
+
+
+@dataclass(frozen=True)
+class RoleRow:
+    """A role shown on a seat's tile: ``label`` on the seat the observation's ``seat`` key holds."""
+
+    label: str
+    seat: str
+    cond: tuple[_Clause, ...]
 
 
 #: a token of rich text: a JSON object naming a card, cards, a suit or a contract (``t``)
@@ -55,6 +66,12 @@ class Labels:
     status_rows: tuple[StatusRow, ...] = field(repr=False)
     fact_rows: tuple[StatusRow, ...] = field(repr=False)
     seat_name: _Text = field(repr=False)
+    reasons: Mapping[str, _Template] = field(repr=False, default_factory=dict)
+    hints: Mapping[str, _Template] = field(repr=False, default_factory=dict)
+    explain_rows: tuple[StatusRow, ...] = field(repr=False, default=())
+    role_rows: tuple[RoleRow, ...] = field(repr=False, default=())
+    goal: _Template | None = field(repr=False, default=None)
+    prompts: Mapping[str, _Template] = field(repr=False, default_factory=dict)
 
     # ----------------------------------------------------------- plain words
     @property
@@ -70,9 +87,18 @@ class Labels:
         p = self.data["phases"].get(phase)
         return str(p["name"]) if p else phase
 
-    def phase_prompt(self, phase: str) -> str | None:
-        p = self.data["phases"].get(phase)
-        return p.get("prompt") if p else None
+    def phase_prompt(self, phase: str, obs: Mapping[str, Any] | None = None) -> str | None:
+        """What to do now and why, as plain text (see :meth:`prompt_rich`)."""
+        rich = self.prompt_rich({"phase": phase, **(obs or {})})
+        return None if rich is None else self.text(rich)
+
+    def prompt_rich(self, obs: Mapping[str, Any]) -> Rich | None:
+        """The prompt of the observation's phase, over the observation (a prompt may say more
+        when it matters: a trump declared in the last trick changes nothing)."""
+        tpl = self.prompts.get(str(obs.get("phase")))
+        if tpl is None:
+            return None
+        return _render(tpl, _Context(obs, {"you": obs.get("seat")}), self, None, you_active=False)
 
     def action_label(self, kind: str) -> str:
         a = self.data["actions"].get(kind)
@@ -168,8 +194,19 @@ class Labels:
     def status_rich(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None,
                     ) -> list[tuple[str, Rich]]:
         """The public state worth showing beside the table, as (label, rich value) rows."""
+        return [(k, v) for k, v, _ in self.status_pinned(obs, names)]
+
+    def status_pinned(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                      ) -> list[tuple[str, Rich, bool]]:
+        """The status rows with whether each is pinned (kept in view: the contract, the trump)."""
         ctx = _Context(obs, {"you": obs.get("seat")})
-        return self._rows(self.status_rows, ctx, names)
+        out = []
+        for row in self.status_rows:
+            if _holds(row.cond, ctx):
+                rich = _render(row.value, ctx, self, names, you_active=False)
+                if rich is not None:
+                    out.append((row.label, rich, row.pin))
+        return out
 
     def status(self, obs: Mapping[str, Any], names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
         return [(k, self.text(v)) for k, v in self.status_rich(obs, names)]
@@ -226,6 +263,60 @@ class Labels:
 
     def action_text(self, action: Action, *, spoken: bool = False) -> str:
         return self.text(self.action_rich(action), spoken=spoken)
+
+    # ----------------------------------------------------------- teaching
+    def reason_rich(self, rule: str, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                    ) -> Rich:
+        """Why a choice is refused (``reasons.<rule>`` on the refusal's data): "you must follow ♥".
+        A rule without words says the generic "not now" rather than its key."""
+        tpl = self.reasons.get(rule) or self.reasons.get("not_now")
+        if tpl is None:
+            return [rule]
+        return _render(tpl, _Context(data, {"you": None}), self, names, you_active=False) or []
+
+    def hint_rich(self, key: str, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                  ) -> Rich | None:
+        """A bot's one-line reason for its choice (``hints.<key>`` on the reason's data); None when
+        the labels have no words for it."""
+        tpl = self.hints.get(key)
+        if tpl is None:
+            return None
+        return _render(tpl, _Context(data, {"you": None}), self, names, you_active=False)
+
+    def goal_rich(self, options: Mapping[str, Any]) -> Rich | None:
+        """How the game is won, in one line, under these options ("The lowest total wins")."""
+        if self.goal is None:
+            return None
+        return _render(self.goal, _Context(options, {"you": None}), self, None, you_active=False)
+
+    @property
+    def tricks_score(self) -> bool:
+        """Whether a trick carries points worth saying (its facts name them): Umbridge's and
+        Seconds' tricks do not, so a table shows no "points 0" there."""
+        return any("points" in set(row.value.keys()) for row in self.fact_rows)
+
+    def scoring_word(self, key: str) -> str:
+        """The words of a round summary's row or step (``scoring.<key>``: "hearts taken")."""
+        w: str = self.data["scoring"].get(key, key)
+        return w
+
+    def explain_rich(self, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
+                     you: int | None = None) -> list[tuple[str, Rich]]:
+        """The lines that write a round's scoring out (``explain``, over the round end's data):
+        the contract and the calculation, the teams, the deal's rule."""
+        return self._rows(self.explain_rows, _Context(data, {"you": you}), names)
+
+    def roles(self, obs: Mapping[str, Any]) -> list[list[str]]:
+        """Each seat's roles now (president, declarer, your partner…), from the observation."""
+        n = obs.get("num_players")
+        out: list[list[str]] = [[] for _ in range(n if isinstance(n, int) else 0)]
+        ctx = _Context(obs, {"you": obs.get("seat")})
+        for row in self.role_rows:
+            seat = obs.get(row.seat)
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(out) \
+                    and _holds(row.cond, ctx) and row.label not in out[seat]:
+                out[seat].append(row.label)
+        return out
 
 
 def plural_category(lang: str, n: int, *, ordinal: bool = False) -> str:
@@ -412,6 +503,13 @@ def _f_symbol(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None)
     return "" if v is None else {"t": "suit", "suit": _suit_letter(v), "word": False}
 
 
+def _f_level(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
+    m = _CONTRACT.match(v) if isinstance(v, str) else None
+    if m is None:
+        raise LabelError(f"not a contract: {v!r}")
+    return int(m.group(1))
+
+
 def _f_contract(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
     if v is None:
         return ""
@@ -438,6 +536,10 @@ def _f_seats(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) 
 
 def _f_player(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
     return "" if v is None else lab.name_of(int(v), names)
+
+
+def _f_players(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
+    return lab.word("item_sep").join(lab.name_of(int(x), names) for x in v or ())
 
 
 def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
@@ -475,6 +577,8 @@ def _f_phase(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) 
 
 def _f_map(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
     table = lab.data["maps"][arg]
+    if isinstance(v, list | tuple):  # each item through the map, in a list
+        return lab.word("item_sep").join(str(_f_map(x, arg, lab, names)) for x in v)
     key = "null" if v is None else _plain(v, lab) if not isinstance(v, bool) else str(v).lower()
     if key not in table:
         raise LabelError(f"map {arg!r} has no entry for {key!r} (entries: {', '.join(table)})")
@@ -487,6 +591,7 @@ def _f_or(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> 
 
 _FORMAT: Final[dict[str, Formatter]] = {
     "cards": _f_cards, "card": _f_card, "suit": _f_suit, "symbol": _f_symbol, "contract": _f_contract,
-    "plural": _f_plural, "ordinal": _f_ordinal, "seats": _f_seats, "player": _f_player, "by_seat": _f_by_seat,
+    "level": _f_level, "plural": _f_plural, "ordinal": _f_ordinal, "seats": _f_seats, "player": _f_player,
+    "players": _f_players, "by_seat": _f_by_seat,
     "signed": _f_signed, "plus1": _f_plus1, "count": _f_count, "phase": _f_phase, "map": _f_map, "or": _f_or,
 }
