@@ -172,6 +172,11 @@ def test_creating_a_table_returns_a_secret_link_per_human_seat_and_a_spectator_l
     ({"game": GAME, "options": {"target": -5}, "seats": [{"kind": "bot"}] * 3}, "bad_options"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"idle_seconds": -1}}, "bad_settings"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"turbo": 1}}, "bad_settings"),
+    # settings that are not an object: a clear 400, not a 500 (and a list of pairs is no object)
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": 5}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": [["idle_seconds", 1]]}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": "idle_seconds"}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": True}, "bad_settings"),
     ({"game": 7, "seats": []}, "bad_game"),
 ])
 def test_bad_table_requests_are_refused_with_a_reason(client: TestClient, body: dict[str, Any], code: str) -> None:

@@ -309,7 +309,12 @@ def _is_card(v: Any) -> bool:
 
 def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
     out: dict[str, float] = {}
-    given = dict(given or {})
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        # a list of pairs would pass dict(); anything but an object is refused, not guessed at
+        raise TableError("bad_settings", "settings must be an object such as {\"idle_seconds\": 120}")
+    given = dict(given)
     unknown = sorted(set(given) - set(SETTINGS))
     if unknown:
         raise TableError("bad_settings", f"unknown table setting {', '.join(unknown)} "
