@@ -130,3 +130,26 @@ def test_a_plain_postgresql_url_gets_the_pinned_driver() -> None:
     assert _with_driver("postgres://h/db") == "postgresql+psycopg://h/db"
     assert _with_driver("postgresql+asyncpg://h/db") == "postgresql+asyncpg://h/db"
     assert _with_driver("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_new_sqlite_database_and_its_journal_files_are_private_to_their_owner(tmp_path: Path) -> None:
+    """The seed column tells every hidden card of the games in progress: 0600, whatever the umask."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "sub" / "torite.db"
+        store = Store(f"sqlite:///{path}")
+        try:
+            store.create_table(_row("t1"))
+            store.append_action("t1", 0, 0, "bury KC QC")
+            files = [p for p in path.parent.iterdir() if p.name.startswith("torite.db")]
+            assert {p.name for p in files} >= {"torite.db", "torite.db-wal"}
+            for p in files:
+                assert p.stat().st_mode & 0o777 == 0o600, p.name
+        finally:
+            store.close()
+        # a database someone else may read is made private when opened
+        path.chmod(0o644)
+        Store(f"sqlite:///{path}").close()
+        assert path.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)

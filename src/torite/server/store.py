@@ -12,6 +12,9 @@ when the dialect is SQLite.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +40,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("torite.server")
 
 metadata = MetaData()
 
@@ -94,7 +99,7 @@ def _make_engine(url: str) -> Engine:
         else:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path:
-                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(path).expanduser())
             eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(eng, "connect")
@@ -107,6 +112,22 @@ def _make_engine(url: str) -> Engine:
 
         return eng
     return create_engine(_with_driver(url), pool_pre_ping=True)
+
+
+def _private_file(path: Path) -> None:
+    """Create the SQLite file readable by its owner only (0600) before SQLite opens it: the seed
+    column tells every hidden card of the games in progress.  SQLite gives its ``-wal`` and
+    ``-shm`` files the database file's mode.  A file someone else may read is made private."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            log.warning("database %s could be read by others (mode %o): made private (600)", path, mode)
+            path.chmod(mode & 0o700)
+        return
+    os.close(fd)
 
 
 def _with_driver(url: str) -> str:
