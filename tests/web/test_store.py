@@ -8,6 +8,7 @@ tables.  Without the variable those cases are skipped with that reason; SQLite a
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import secrets
@@ -17,16 +18,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import create_engine, event, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from torite.engine.registry import make_game
 from torite.record import Record, replay
 from torite.server.app import create_app
 from torite.server.store import Store, TableRow, _with_driver
+from torite.server.tables import TableError, TableManager
 
 from .test_server import join, new_table, play_out, token
 
@@ -153,3 +156,91 @@ def test_a_new_sqlite_database_and_its_journal_files_are_private_to_their_owner(
         assert path.stat().st_mode & 0o777 == 0o600
     finally:
         os.umask(old)
+
+
+def _fail_on(store: Store, fragment: str) -> list[bool]:
+    """Make every statement containing ``fragment`` fail while the returned switch is on."""
+    switch = [True]
+
+    @event.listens_for(store.engine, "before_cursor_execute")
+    def _boom(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if switch[0] and fragment in statement:
+            raise OperationalError(statement, {}, Exception("injected failure"))
+
+    return switch
+
+
+def _random_game(seed: int) -> list[tuple[int, str]]:
+    game = make_game("trick-of-the-dead", {"target": 1})
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    out = []
+    while not state.is_over():
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        out.append((seat, str(action)))
+    return out
+
+
+def test_the_last_action_and_the_finished_mark_are_one_transaction(db_url: str) -> None:
+    """A failure while marking the table finished takes the last action back with it: the log
+    never ends a game the table row calls unfinished."""
+    store = Store(db_url)
+    actions = _random_game(11)
+
+    async def play() -> None:
+        manager = TableManager(store)
+        await manager.start()
+        table, _ = await manager.create("trick-of-the-dead", {"target": 1}, [{"kind": "human"}] * 3, seed=11)
+        for seat, action in actions[:-1]:
+            await manager.act(table, seat, action)
+        switch = _fail_on(store, "UPDATE tables")
+        with pytest.raises(TableError, match="could not save"):
+            await manager.act(table, *actions[-1])
+        row = store.load_table(table.id)
+        assert row is not None and row.finished is None and len(row.actions) == len(actions) - 1
+        assert not table.over and len(table.actions) == len(actions) - 1  # nothing changed in memory
+        switch[0] = False
+        await manager.act(table, *actions[-1])
+        row = store.load_table(table.id)
+        assert row is not None and row.finished is not None and row.actions == actions
+        await manager.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
+
+
+def test_a_table_whose_log_ends_the_game_is_marked_finished_at_start(db_url: str) -> None:
+    """A database written before the mark shared the last action's transaction: healed."""
+    store = Store(db_url)
+    try:
+        store.create_table(_row("done"))
+        row = _row("done")
+        game = make_game(row.game, row.options)
+        state = game.new_state(row.seed)
+        rng = random.Random(3)
+        i = 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(seat, action)
+            store.append_action("done", i, seat, str(action))  # no result: the old, separate mark
+            i += 1
+        assert [r.id for r in store.unfinished()] == ["done"]
+
+        async def start() -> TableManager:
+            manager = TableManager(store)
+            await manager.start()
+            await manager.stop()
+            return manager
+
+        manager = asyncio.run(start())
+        assert "done" not in manager.tables
+        healed = store.load_table("done")
+        assert healed is not None and healed.finished is not None and healed.result == state.result().to_json()
+        assert list(store.unfinished()) == []
+    finally:
+        store.close()

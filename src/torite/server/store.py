@@ -158,16 +158,27 @@ class Store:
                 settings=json.dumps(row.settings), created=row.created, finished=row.finished,
                 result=json.dumps(row.result) if row.result is not None else None))
 
-    def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
-        """Append one action; the (table, idx) primary key refuses a gap-less log's duplicate."""
+    def append_action(self, table_id: str, idx: int, seat: int, action: str,
+                      result: dict[str, Any] | None = None) -> None:
+        """Append one action; the (table, idx) primary key refuses a second action at a position.
+        ``result`` (the game's, when this action ends it) marks the table finished in the same
+        transaction: a crash can never leave a finished game looking unfinished."""
         with self.engine.begin() as conn:
             conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action,
                                                   at=time.time()))
+            if result is not None:
+                self._finish(conn, table_id, result)
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark a table finished whose log ends the game (a database written before the mark and
+        the last action shared a transaction: healed when the table is rebuilt)."""
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(finished=time.time(), result=json.dumps(result)))
+            self._finish(conn, table_id, result)
+
+    @staticmethod
+    def _finish(conn: Any, table_id: str, result: dict[str, Any]) -> None:
+        conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                     .values(finished=time.time(), result=json.dumps(result)))
 
     def _row(self, r: Any) -> TableRow:
         return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=int(r.seed),

@@ -364,6 +364,12 @@ class TableManager:
             except Exception:
                 log.exception("table %s cannot be rebuilt from its log; left out", row.id)
                 continue
+            if table.over:
+                # its last action was stored but not the mark (a database from before they shared
+                # a transaction): the log is the truth
+                await self._db_call(self.store.finish_table, table.id, table.state.result().to_json())
+                log.info("table %s: its log ends the game; marked finished", table.id)
+                continue
             self.tables[table.id] = table
             self._start(table)
         self.started = True
@@ -582,20 +588,18 @@ class TableManager:
                 raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
             canonical = str(action)
             idx = len(table.actions)
+            over = new.is_over()
+            result = new.result().to_json() if over else None
             try:
-                await self._db_call(self.store.append_action, table.id, idx, seat, canonical)
+                # the action that ends the game and the "finished" mark: one transaction
+                await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result)
             except Exception:
                 log.exception("cannot store action %d of table %s", idx, table.id)
                 raise TableError("storage", "the server could not save this action; try again") from None
             table.state = new
             table.actions.append((seat, canonical))
-            if new.is_over():
+            if over:
                 table.finished = time.time()
-                result = new.result().to_json()
-                try:
-                    await self._db_call(self.store.finish_table, table.id, result)
-                except Exception:
-                    log.exception("cannot mark table %s finished", table.id)
             if not by_bot:
                 self.returned(table, seat)
             table.touch()
