@@ -8,7 +8,7 @@ the public view.
 WebSocket protocol (JSON text frames), client → server::
 
     {"type": "join", "seat": 1, "token": "…"}   # or {"type": "join"} / "seat": null to watch
-    {"type": "act", "action": "play 10D"}
+    {"type": "act", "action": "play 10D", "decision": 7}   # decision: optional, see below
     {"type": "back"}                             # "I am here": stop the idle stand-in bot
     {"type": "sync"}                             # resend the whole state and log
     {"type": "ping"}
@@ -21,7 +21,12 @@ when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its i
 out (epoch seconds) or null; ``rematch`` ``{"id", "path"}`` once the same players sit at a new
 table, the path holding this seat's own token), ``joined``,
 ``ack``, ``pong``, and ``{"type": "error", "code": …, "message": …}`` for anything refused —
-a refused message changes nothing.
+a refused message changes nothing, and only its sender hears of it.
+
+Decisions.  A seat's state carries ``decision``, the number of that seat's next decision (how
+many actions it has made).  An ``act`` (or ``POST …/actions``) may name it; if the seat has
+decided since (a second click, another tab, the idle stand-in), the action is refused with
+``stale`` instead of landing on the next decision.  The web front end always names it.
 
 Words.  ``GET /api/games`` carries each game's labels in every language it ships (title,
 options, phases, action names, trick tags, …; see ``torite.engine.labels``).  What depends on
@@ -119,7 +124,7 @@ def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-_STATUS = {"not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "storage": 503}
+_STATUS = {"not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "storage": 503}
 
 
 def manager_of(request: Request | WebSocket) -> TableManager:
@@ -340,7 +345,8 @@ async def post_action(request: Request) -> Response:
     table, seat, body = got
     manager = manager_of(request)
     try:
-        canonical = await manager.act(table, seat, body.get("action"))  # type: ignore[arg-type]
+        canonical = await manager.act(table, seat, body.get("action"),  # type: ignore[arg-type]
+                                      decision=body.get("decision"))
     except TableError as e:
         return error(e.code, str(e), _STATUS.get(e.code, 400))
     return JSONResponse({"ok": True, "action": canonical, "n": len(table.actions)})
@@ -414,10 +420,10 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             _err(conn, "bad_action", "an action is text such as 'play 10D'")
             return
         try:
-            canonical = await manager.act(table, conn.seat, action)
+            canonical = await manager.act(table, conn.seat, action, decision=msg.get("decision"))
         except TableError as e:
+            # the sender only: its state is the table's (every change reaches it), so nothing is resent
             _err(conn, e.code, str(e))
-            conn.mark_dirty()  # resend the truth in case the client drifted
             return
         conn.push({"type": "ack", "action": canonical, "n": len(table.actions)})
     elif kind == "back":

@@ -126,6 +126,9 @@ class LiveTable:
     created: float
     actions: list[tuple[int, str]] = field(default_factory=list)
     finished: float | None = None
+    #: per seat, the actions it has made: its next decision's number (an act names the decision
+    #: it answers, so a stale second click cannot land on the next one)
+    decisions: list[int] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Connection] = field(default_factory=set)
@@ -141,6 +144,12 @@ class LiveTable:
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
     _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.decisions:
+            self.decisions = [0] * len(self.seats)
+            for seat, _ in self.actions:
+                self.decisions[seat] += 1
 
     @property
     def over(self) -> bool:
@@ -208,6 +217,7 @@ class LiveTable:
         msg = {
             "type": "state", "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
+            "decision": self.decisions[key] if key is not None else None,
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
             "legal": legal, "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
@@ -567,16 +577,25 @@ class TableManager:
         self._restart_idle(table, seat)
 
     # ---------------------------------------------------------------- actions
-    async def act(self, table: LiveTable, seat: int, text: str, *, by_bot: bool = False) -> str:
-        """Apply one action; returns its canonical text.  Raises :class:`TableError`."""
+    async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:
+        """Apply one action; returns its canonical text.  Raises :class:`TableError`.
+
+        ``decision``, when given, is the number of the seat's decision the action answers (the
+        state's ``decision``): if the seat has decided since, the action is refused as stale
+        rather than taken as the answer to a question it was not meant for."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
+        if decision is not None and (isinstance(decision, bool) or not isinstance(decision, int)):
+            raise TableError("bad_action", "decision is the number of the decision the action answers")
         async with table.lock:
             state = table.state
             if state.is_over():
                 raise TableError("game_over", "the game is over")
             if by_bot and not table.controlled_by_bot(seat):
                 raise TableError("not_bot", f"seat {seat} is played by a person now")
+            if decision is not None and decision != table.decisions[seat]:
+                raise TableError("stale", f"seat {seat} has already made decision {decision}: "
+                                          "this action was meant for a table that has moved on")
             if seat not in state.to_act():
                 who = ", ".join(map(str, state.to_act()))
                 raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
@@ -598,6 +617,7 @@ class TableManager:
                 raise TableError("storage", "the server could not save this action; try again") from None
             table.state = new
             table.actions.append((seat, canonical))
+            table.decisions[seat] += 1
             if over:
                 table.finished = time.time()
             if not by_bot:

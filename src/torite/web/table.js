@@ -102,7 +102,10 @@
     selection = null;
     pendingCard = null;
     actedAt = last ? last.n : -2;
-    send({ type: "act", action: text });
+    // the decision it answers: a second click or another tab cannot land on the next one
+    const msg = { type: "act", action: text };
+    if (last && Number.isInteger(last.decision)) msg.decision = last.decision;
+    send(msg);
     renderActions();
   }
 
@@ -136,6 +139,8 @@
         forget();
         creds = null;
         send({ type: "join", seat: null });
+      } else if (msg.code === "stale") {
+        // a second click, or another tab, answered a decision already made: the table shown is current
       } else if (msg.code === "not_found") {
         stopped = true;
         $("notfound").classList.remove("hidden");
