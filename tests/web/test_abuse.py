@@ -4,20 +4,30 @@ a bystander still answered."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import json
 import random
+import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from torite.server.app import create_app
+from torite.server.cli import add_serve_command, uvicorn_config
+from torite.server.limits import ServerLimits
 from torite.server.tables import LiveTable, TableManager
 
+from .realserver import quietly, serving, ws_connect
 from .test_server import GAME, join, recv_until
 
 Msg = dict[str, Any]
@@ -93,3 +103,192 @@ def test_a_refused_act_answers_its_sender_only_and_resends_no_state(client: Test
         assert [m["type"] for m in got] == ["error"] * 3 + ["pong"]
         other.send_json({"type": "ping"})
         assert other.receive_json()["type"] == "pong"  # the other seat heard nothing of it
+
+
+# ------------------------------------------------------------------ real sockets
+def _http_table(port: int, seats: list[dict[str, Any]] | None = None, **headers: str) -> dict[str, Any]:
+    r = httpx.post(f"http://127.0.0.1:{port}/api/tables", headers=headers,
+                   json={"game": GAME, "options": {"target": 1}, "seats": seats or [{"kind": "human"}] * 3})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def _recv(ws: Any, pred: Any, seen: list[Msg] | None = None) -> Msg:
+    while True:
+        m: Msg = json.loads(ws.recv(timeout=30))
+        if seen is not None:
+            seen.append(m)
+        if pred(m):
+            return m
+
+
+def _wait(pred: Any, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_a_client_that_stops_reading_is_closed_and_its_queue_stays_bounded() -> None:
+    """Issue 26, item 2: frames from a client that never reads its replies; the replies wait
+    in a bounded queue, then the socket is closed; a bystander at the same table is answered."""
+    limits = ServerLimits(max_outbox=20, messages_per_second=1e5, messages_burst=10**5,
+                          address_messages_per_second=1e5, address_messages_burst=10**5,
+                          message_queue=10**5, flood_close=10**6)
+    app = create_app("sqlite://", limits=limits)
+    with serving(app, sndbuf=8192) as port:
+        t = _http_table(port)
+        manager: TableManager = app.state.manager
+        table = manager.tables[t["id"]]
+        with ws_connect(port, f"/ws/tables/{t['id']}") as bystander, \
+                quietly(ws_connect(port, f"/ws/tables/{t['id']}", rcvbuf=4096, max_queue=1)) as mute:
+            bystander.send(json.dumps({"type": "join", "seat": 0, "token": t["seats"][0]["token"]}))
+            _recv(bystander, lambda m: m["type"] == "state")
+            mute.send(json.dumps({"type": "join", "seat": None}))
+            _wait(lambda: len(table.conns) == 2, "the silent client never joined")
+            frame = json.dumps({"type": "dance", "pad": "x" * 200})
+            with contextlib.suppress(ConnectionClosed, OSError):  # the server may hang up first
+                for _ in range(4000):
+                    mute.send(frame)  # each answered by an error nobody reads
+                    assert all(len(c.outbox) <= 20 for c in list(table.conns))
+            _wait(lambda: len(table.conns) == 1, "the client that does not read was never closed")
+            bystander.send(json.dumps({"type": "ping"}))
+            assert _recv(bystander, lambda m: m["type"] != "state")["type"] == "pong"
+        assert app.state.sockets.by_table == {}
+
+
+def test_while_a_burst_is_paced_the_socket_is_read_and_its_keepalive_answered() -> None:
+    """Issue 26, item 5: pacing stopped reading the socket, so a keep-alive pong went unread and
+    the connection was dropped with messages unanswered.  Now the ping is answered at once,
+    and every message is answered or counted as refused."""
+    limits = ServerLimits(messages_per_second=20, messages_burst=5, message_queue=50)
+    app = create_app("sqlite://", limits=limits)
+    with serving(app) as port:
+        t = _http_table(port)
+        with ws_connect(port, f"/ws/tables/{t['id']}") as ws:
+            for _ in range(300):
+                ws.send(json.dumps({"type": "ping"}))
+            pong = ws.ping()
+            replies, refused, replies_before_pong = 0, 0, None
+            while replies + refused < 300:
+                m = json.loads(ws.recv(timeout=30))
+                if m["type"] == "pong":
+                    replies += 1
+                else:
+                    assert m["code"] == "slow_down"
+                    refused = m["refused"]
+                if replies_before_pong is None and pong.is_set():
+                    replies_before_pong = replies
+            assert replies_before_pong is not None and replies_before_pong < 50, replies_before_pong
+            assert refused > 0 and replies + refused == 300  # nothing unanswered and uncounted
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "pong"
+
+
+def test_many_sockets_from_one_address_share_its_message_budget_and_a_bystander_is_answered() -> None:
+    """Issue 26, item 4: ten flooding sockets from one address are handled at that address's
+    rate together; a player from another address is answered meanwhile."""
+    limits = ServerLimits(messages_per_second=1e4, messages_burst=10**4, address_messages_per_second=50,
+                          address_messages_burst=50, message_queue=10**4, flood_close=10**6)
+    app = create_app("sqlite://", limits=limits)
+    with serving(app) as port:
+        t = _http_table(port)
+        with contextlib.ExitStack() as stack:
+            flooders = [stack.enter_context(quietly(ws_connect(port, f"/ws/tables/{t['id']}", source="127.0.0.2")))
+                        for _ in range(10)]
+            with ws_connect(port, f"/ws/tables/{t['id']}", source="127.0.0.3") as player:
+                player.send(json.dumps({"type": "join", "seat": 0, "token": t["seats"][0]["token"]}))
+                first = _recv(player, lambda m: m["type"] == "state")
+                start = time.monotonic()
+                for ws in flooders:
+                    for _ in range(100):
+                        ws.send(json.dumps({"type": "ping"}))
+                player.send(json.dumps({"type": "act", "action": first["legal"][0]["text"]}))
+                assert _recv(player, lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+                answered = 0
+                for ws in flooders:
+                    with contextlib.suppress(TimeoutError):
+                        while True:
+                            if json.loads(ws.recv(timeout=0.05))["type"] == "pong":
+                                answered += 1
+                budget = 50 + 50 * (time.monotonic() - start)
+                assert answered <= budget + 10, (answered, budget)  # the address's rate, not ten times it
+
+
+def test_forwarded_addresses_are_believed_only_from_the_proxies_the_operator_names() -> None:
+    """Issue 26, item 7: X-Forwarded-For from 127.0.0.1 was believed by default, so a local
+    client could pose as many addresses and escape the per-address limits."""
+    limits = ServerLimits(tables_per_minute=1, tables_burst=1)
+    parser = argparse.ArgumentParser()
+    add_serve_command(parser.add_subparsers())
+    for extra, second in (([], 429), (["--forwarded-allow-ips", "127.0.0.1"], 201)):
+        args = parser.parse_args(["serve", *extra])
+        app = create_app("sqlite://", limits=limits)
+        with serving(app, config=uvicorn_config(app, args)) as port:
+            _http_table(port, **{"x-forwarded-for": "203.0.113.1"})
+            r = httpx.post(f"http://127.0.0.1:{port}/api/tables", headers={"x-forwarded-for": "203.0.113.2"},
+                           json={"game": GAME, "seats": [{"kind": "human"}] * 3})
+            assert r.status_code == second, (extra, r.text)
+
+
+# ------------------------------------------------------------------ sockets, origins, storms
+def test_a_spectator_joining_or_leaving_changes_nothing_for_the_others(client: TestClient) -> None:
+    """Issue 26, item 3: every join or leave re-sent the whole state to every socket."""
+    t = client.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as seated:
+        join(seated, 0, t["seats"][0]["token"])
+        for _ in range(20):
+            with client.websocket_connect(f"/ws/tables/{t['id']}") as spectator:
+                assert join(spectator, None)["seat"] is None  # the joiner gets the state
+        seated.send_json({"type": "ping"})
+        assert seated.receive_json()["type"] == "pong"  # and the seated player nothing at all
+
+
+def test_sockets_past_the_per_table_and_per_address_limits_are_refused() -> None:
+    for limits in (ServerLimits(sockets_per_table=3), ServerLimits(sockets_per_address=3)):
+        with TestClient(create_app("sqlite://", limits=limits)) as c:
+            t = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
+            url = f"/ws/tables/{t['id']}"
+            with c.websocket_connect(url) as a, c.websocket_connect(url), c.websocket_connect(url):
+                with c.websocket_connect(url) as extra:
+                    m = extra.receive_json()
+                    assert m["code"] == "too_many_sockets" and "at most 3" in m["message"]
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        extra.receive_json()
+                    assert closed.value.code == 1008
+                a.close()
+            with c.websocket_connect(url) as again:  # room again
+                assert join(again, None)["type"] == "state"
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
+def test_a_page_of_another_site_can_neither_connect_nor_post(client: TestClient, origin: str) -> None:
+    """Issue 26, items 3 and 6: the WebSocket's Origin is checked, and a state-changing request
+    must be JSON from the server's own pages (a text/plain POST needs no preflight)."""
+    tables = _manager(client).tables
+    before = dict(tables)
+    body = json.dumps({"game": GAME, "seats": [{"kind": "human"}] * 3})
+    r = client.post("/api/tables", content=body, headers={"content-type": "text/plain"})
+    assert r.status_code == 415 and r.json()["error"] == "bad_content_type"
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json", "origin": origin})
+    assert r.status_code == 403 and r.json()["error"] == "bad_origin"
+    assert tables == before
+    t = client.post("/api/tables", content=body,
+                    headers={"content-type": "application/json", "origin": "http://testserver"}).json()
+    with pytest.raises(WebSocketDisconnect) as refused, \
+            client.websocket_connect(f"/ws/tables/{t['id']}", headers={"origin": origin}):
+        pass
+    assert refused.value.code == 4403
+    with client.websocket_connect(f"/ws/tables/{t['id']}", headers={"origin": "http://testserver"}) as ws:
+        assert join(ws, None)["type"] == "state"
+
+
+def test_an_origin_the_operator_allows_may_post_and_connect() -> None:
+    limits = ServerLimits(allowed_origins=("https://cards.example.org",))
+    with TestClient(create_app("sqlite://", limits=limits)) as c:
+        r = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3},
+                   headers={"origin": "https://cards.example.org"})
+        assert r.status_code == 201
+        with c.websocket_connect(f"/ws/tables/{r.json()['id']}", headers={"origin": "https://cards.example.org"}) as ws:
+            assert join(ws, None)["type"] == "state"

@@ -48,8 +48,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -60,7 +62,7 @@ from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.server import safejson
-from torite.server.limits import ServerLimits
+from torite.server.limits import RateLimiter, ServerLimits
 from torite.server.markdown import to_html
 from torite.server.store import Store
 from torite.server.tables import SETTINGS, Connection, LiveTable, TableError, TableManager, bot_names
@@ -118,6 +120,55 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def origin_allowed(headers: Headers, allowed: tuple[str, ...]) -> bool:
+    """Whether a request may change something on behalf of the page it comes from: no ``Origin``
+    (not a page: a script or a tool, which must hold the tokens anyway), the server's own origin
+    (its host and port are the ``Host`` the request came to; the scheme may differ behind a TLS
+    proxy), or one the operator allowed."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    host = headers.get("host")
+    if parts.scheme not in ("http", "https") or not parts.netloc or host is None:
+        return False  # "null" (a sandboxed frame, a file) or something stranger
+    return _host_port(parts.netloc) == _host_port(host)
+
+
+def _host_port(netloc: str) -> str:
+    netloc = netloc.strip().lower()
+    for default in (":80", ":443"):
+        if netloc.endswith(default):
+            return netloc[: -len(default)]
+    return netloc
+
+
+class WriteGuard:
+    """Every request that may change something (a POST) must be JSON and come from the server's
+    own pages (or none): a form or a ``text/plain`` fetch from another site is sent without a
+    preflight, so it is refused here before anything is read or created."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...]) -> None:
+        self.app = app
+        self.allowed = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            headers = Headers(scope=scope)
+            kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            refusal = None
+            if kind != "application/json":
+                refusal = error("bad_content_type", "send the body as application/json", 415)
+            elif not origin_allowed(headers, self.allowed):
+                refusal = error("bad_origin", "this request came from another site's page", 403)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def error(code: str, message: str, status: int = 400) -> JSONResponse:
@@ -269,7 +320,7 @@ def _links(request: Request, table: LiveTable, tokens: dict[int, str]) -> dict[s
             "spectator": base + path + "#watch", "seats": seats}
 
 
-def _client_key(request: Request) -> str:
+def _client_key(request: Request | WebSocket) -> str:
     return request.client.host if request.client is not None else "?"
 
 
@@ -369,16 +420,25 @@ async def rematch(request: Request) -> Response:
 
 
 # ------------------------------------------------------------------ websocket
-async def _writer(ws: WebSocket, table: LiveTable, conn: Connection) -> None:
+async def _send(ws: WebSocket, conn: Connection, text: str, timeout: float) -> None:
+    """One frame, or the connection marked too slow: a client that stops reading must not hold
+    a send (and everything queued behind it) for ever."""
+    try:
+        await asyncio.wait_for(ws.send_text(text), timeout)
+    except TimeoutError:
+        conn.too_slow = True
+
+
+async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float) -> None:
     """Send queued replies, then the newest state whenever the table changed."""
-    while not conn.closed:
+    while not conn.closed and not conn.too_slow:
         await conn.wake.wait()
         conn.wake.clear()
-        while conn.outbox:
-            await ws.send_text(json.dumps(conn.outbox.popleft(), ensure_ascii=False))
-        if conn.dirty and conn.joined and not conn.closed:
+        while conn.outbox and not conn.too_slow:
+            await _send(ws, conn, json.dumps(conn.outbox.popleft(), ensure_ascii=False), send_timeout)
+        if conn.dirty and conn.joined and not conn.closed and not conn.too_slow:
             conn.dirty = False
-            await ws.send_text(table.message_for(conn))
+            await _send(ws, conn, table.message_for(conn), send_timeout)
 
 
 def _err(conn: Connection, code: str, message: str) -> None:
@@ -386,9 +446,6 @@ def _err(conn: Connection, code: str, message: str) -> None:
 
 
 async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw: str) -> None:
-    if len(raw) > MAX_MESSAGE:
-        _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
-        return
     try:
         msg = safejson.loads(raw)
     except safejson.BadJSON as e:
@@ -439,18 +496,123 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         _err(conn, "unknown_type", f"unknown message type {kind!r} (join, act, back, sync, ping)")
 
 
+async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connection, limits: ServerLimits,
+                          by_address: RateLimiter, address: str) -> None:
+    """Handle the connection's queued messages in order, each when both its connection's and its
+    address's buckets allow: a burst is paced, never reordered."""
+    own = limits.message_limiter()
+    while not conn.closed:
+        while not conn.inbox:
+            conn.inbox_wake.clear()
+            await conn.inbox_wake.wait()
+            if conn.closed:
+                return
+        for limiter, key in ((own, None), (by_address, address)):
+            wait = limiter.allow(key)
+            while wait:
+                await asyncio.sleep(wait)
+                wait = limiter.allow(key)
+        if conn.closed:
+            return
+        await _handle(manager, table, conn, conn.inbox.popleft())
+
+
+class SocketCounts:
+    """Open sockets by client address and by table (this process's), for their limits."""
+
+    def __init__(self) -> None:
+        self.by_address: dict[str, int] = {}
+        self.by_table: dict[str, int] = {}
+
+    def admit(self, address: str, table_id: str, limits: ServerLimits) -> str | None:
+        """Count the socket in, or say why not."""
+        if self.by_address.get(address, 0) >= limits.sockets_per_address:
+            return f"too many connections from your address (at most {limits.sockets_per_address})"
+        if self.by_table.get(table_id, 0) >= limits.sockets_per_table:
+            return f"too many connections to this table (at most {limits.sockets_per_table})"
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+        self.by_table[table_id] = self.by_table.get(table_id, 0) + 1
+        return None
+
+    def release(self, address: str, table_id: str) -> None:
+        for counts, key in ((self.by_address, address), (self.by_table, table_id)):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+
+
+class _SlowDown:
+    """Counts a connection's refused messages and tells the client, one ``slow_down`` error a
+    second at most: the last count always arrives (a second after the one before, if need be)."""
+
+    def __init__(self, conn: Connection, limits: ServerLimits) -> None:
+        self.conn = conn
+        self.limits = limits
+        self.refused = 0
+        self.told = 0
+        self.told_at = -1.0
+        self.later: asyncio.TimerHandle | None = None
+
+    def refuse(self) -> None:
+        self.refused += 1
+        wait = self.told_at + 1.0 - time.monotonic()
+        if wait <= 0:
+            self.tell()
+        elif self.later is None:
+            self.later = asyncio.get_running_loop().call_later(wait, self.tell)
+
+    def tell(self) -> None:
+        self.later = None
+        if self.told == self.refused or self.conn.closed:
+            return
+        self.told, self.told_at = self.refused, time.monotonic()
+        lim = self.limits
+        self.conn.push({"type": "error", "code": "slow_down", "refused": self.refused,
+                        "message": f"too many messages: {self.refused} refused so far (at most "
+                                   f"{lim.messages_per_second:g} a second are handled, {lim.message_queue} may wait)"})
+
+    def cancel(self) -> None:
+        if self.later is not None:
+            self.later.cancel()
+
+
+async def _refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
+    await ws.send_text(json.dumps({"type": "error", "code": code, "message": message}))
+    await ws.close(code=close)
+
+
 async def table_socket(ws: WebSocket) -> None:
     manager = manager_of(ws)
-    await ws.accept()
-    table = await manager.get(ws.path_params["table_id"])
-    if table is None:
-        await ws.send_text(json.dumps({"type": "error", "code": "not_found", "message": "no such table"}))
-        await ws.close(code=4404)
+    limits: ServerLimits = ws.app.state.limits
+    if not origin_allowed(ws.headers, limits.allowed_origins):
+        await ws.close(code=4403)  # before the handshake: the page of another site gets a 403
         return
-    conn = Connection()
-    limiter = ws.app.state.limits.message_limiter()
-    writer = asyncio.create_task(_writer(ws, table, conn))
+    await ws.accept()
     try:
+        table = await manager.get(ws.path_params["table_id"])
+    except TableError as e:
+        await _refuse(ws, e.code, str(e), 1013)
+        return
+    if table is None:
+        await _refuse(ws, "not_found", "no such table", 4404)
+        return
+    address = _client_key(ws)
+    counts: SocketCounts = ws.app.state.sockets
+    refusal = counts.admit(address, table.id, limits)
+    if refusal is not None:
+        await _refuse(ws, "too_many_sockets", refusal, 1008)
+        return
+    conn = Connection(max_outbox=limits.max_outbox)
+    writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout))
+    handler = asyncio.create_task(_serve_messages(manager, table, conn, limits, ws.app.state.address_limiter,
+                                                  address))
+    close_code: int | None = None
+    notice = _SlowDown(conn, limits)
+    try:
+        # read all the time, whatever the pace of handling: an unread socket would leave the
+        # client's keep-alive pongs unread too, and the connection would be dropped
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -458,28 +620,37 @@ async def table_socket(ws: WebSocket) -> None:
             text = message.get("text")
             if text is None:
                 _err(conn, "bad_message", "send JSON text frames")
-                continue
-            # a flood is paced, not dropped: the connection waits for its next token (so the
-            # client, through the socket's back-pressure, is slowed) and is told so once
-            wait = limiter.allow(None)
-            if wait:
-                _err(conn, "slow_down", "too many messages: yours are being delayed "
-                     f"(at most {ws.app.state.limits.messages_per_second:g} a second)")
-                while wait:
-                    await asyncio.sleep(wait)
-                    wait = limiter.allow(None)
-            await _handle(manager, table, conn, text)
-            if writer.done():
+            elif len(text) > MAX_MESSAGE:
+                _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
+            elif len(conn.inbox) < limits.message_queue:
+                conn.inbox.append(text)
+                conn.inbox_wake.set()
+            else:
+                notice.refuse()
+                if notice.refused >= limits.flood_close:
+                    close_code = 1008
+                    break
+            if conn.too_slow:
+                close_code = 1008
+                break
+            if writer.done() or handler.done():
                 break
     except WebSocketDisconnect:
         pass
     finally:
+        notice.cancel()
+        counts.release(address, table.id)
         manager.detach(table, conn)
         conn.closed = True
         conn.wake.set()
+        conn.inbox_wake.set()
         writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        for task in (writer, handler):  # the handler ends after the message in hand, if any
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if close_code is not None and not conn.too_slow:
+            with contextlib.suppress(Exception):
+                await ws.close(code=close_code)
 
 
 # ------------------------------------------------------------------ app
@@ -528,6 +699,9 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
     app.state.reports_dir = Path(reports_dir) if reports_dir is not None else None
     app.state.limits = limits
     app.state.table_limiter = limits.table_limiter()
+    app.state.address_limiter = limits.address_message_limiter()
+    app.state.sockets = SocketCounts()
+    app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -93,9 +93,11 @@ class Seat:
 class Connection:
     """One client (a websocket): which seat it speaks for and how much of the log it has.
 
-    Messages are not pushed directly: the table marks the connection dirty and its writer task
-    builds the newest state when the socket is ready, so a slow client gets fewer, fresher
-    snapshots instead of an ever-growing queue.
+    States are not queued: the table marks the connection dirty and its writer task builds the
+    newest state when the socket is ready, so a slow client gets fewer, fresher snapshots.
+    Replies (acks, errors, pongs) are queued, at most ``max_outbox`` of them: past that the
+    client is not reading, and ``too_slow`` tells the socket's tasks to close it.  ``inbox``
+    holds the messages read but not yet handled (bounded by the socket's reader).
     """
 
     seat: int | None = None
@@ -105,9 +107,16 @@ class Connection:
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    max_outbox: int = 100
+    too_slow: bool = False
+    inbox: deque[str] = field(default_factory=deque)
+    inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def push(self, message: dict[str, Any]) -> None:
-        self.outbox.append(message)
+        if len(self.outbox) >= self.max_outbox:
+            self.too_slow = True  # nothing more is kept for a client that does not read
+        else:
+            self.outbox.append(message)
         self.wake.set()
 
     def mark_dirty(self) -> None:
@@ -553,10 +562,12 @@ class TableManager:
         conn.joined = True
         conn.log_sent = 0
         table.conns.add(conn)
+        conn.mark_dirty()  # the joiner gets the whole state and log
         if seat is not None:
             table.seats[seat].connections += 1
+            if table.seats[seat].connections == 1:
+                table.touch()  # the seat shows as connected: everyone's view changed
             self.returned(table, seat)
-        table.touch()
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn not in table.conns:
@@ -564,7 +575,8 @@ class TableManager:
         table.conns.discard(conn)
         if conn.seat is not None:
             table.seats[conn.seat].connections -= 1
-        table.touch()
+            if table.seats[conn.seat].connections == 0:
+                table.touch()  # nobody else's view changes when a spectator or a second tab leaves
         if table.over and not table.conns:
             self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
 
@@ -587,6 +599,12 @@ class TableManager:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
         if decision is not None and (isinstance(decision, bool) or not isinstance(decision, int)):
             raise TableError("bad_action", "decision is the number of the decision the action answers")
+        # shielded: once the write has started, the table must take the action in memory too,
+        # even when the client that sent it is gone before the answer (its handler cancelled)
+        return await asyncio.shield(self._act_locked(table, seat, text, decision, by_bot))
+
+    async def _act_locked(self, table: LiveTable, seat: int, text: str, decision: int | None,
+                          by_bot: bool) -> str:
         async with table.lock:
             state = table.state
             if state.is_over():
