@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 from websockets.exceptions import ConnectionClosed
 
@@ -292,3 +294,104 @@ def test_an_origin_the_operator_allows_may_post_and_connect() -> None:
         assert r.status_code == 201
         with c.websocket_connect(f"/ws/tables/{r.json()['id']}", headers={"origin": "https://cards.example.org"}) as ws:
             assert join(ws, None)["type"] == "state"
+
+
+# ------------------------------------------------------------------ item 1: abandoned tables
+def _wait_for(c: TestClient, pred: Any, what: str, seconds: float = 20.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not pred():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_abandoned_tables_expire_and_no_longer_block_new_ones_even_after_a_restart(db_url: str) -> None:
+    people = {"game": GAME, "options": {"target": 1}, "seats": [{"kind": "human"}] * 3}
+    with TestClient(create_app(db_url, max_tables=3)) as c:
+        ids = [c.post("/api/tables", json=people).json()["id"] for _ in range(3)]
+        r = c.post("/api/tables", json=people)
+        assert r.status_code == 503 and r.json()["error"] == "too_many_tables"  # nobody ever joined them
+    time.sleep(0.3)  # past the short expiry the restarted server is given
+    quick = ServerLimits(unjoined_minutes=0.002, idle_hours=0.0001, expire_every_seconds=0.05)
+    with TestClient(create_app(db_url, max_tables=3, limits=quick)) as c:
+        # the restart finds them abandoned: out of play, no longer counted
+        assert all(c.get(f"/api/tables/{i}").status_code == 404 for i in ids)
+        assert c.post("/api/tables", json=people).status_code == 201
+        joined = c.post("/api/tables", json=people).json()
+        watched = c.post("/api/tables", json=people).json()
+        with c.websocket_connect(f"/ws/tables/{joined['id']}") as player, \
+                c.websocket_connect(f"/ws/tables/{watched['id']}") as spectator:
+            join(player, 0, joined["seats"][0]["token"])
+            join(spectator, None)  # a spectator is not a player: the table expires unjoined
+            gone = recv_until(spectator, lambda m: m["type"] == "error")
+            assert gone["code"] == "expired" and gone["message"]
+            with pytest.raises(WebSocketDisconnect):
+                recv_until(spectator, lambda m: False)
+            assert c.get(f"/api/tables/{watched['id']}").status_code == 404
+            # a person sits at the other: it stays, however long nothing happens (several passes)
+            seen = _manager(c).store.load_table(joined["id"])
+            assert seen is not None and seen.joined is not None
+            time.sleep(0.6)
+            assert c.get(f"/api/tables/{joined['id']}").status_code == 200
+
+
+# ------------------------------------------------------------------ item 8: rematch links
+def _play_to_the_end(c: TestClient, table: LiveTable) -> None:
+    rng = random.Random(8)
+    while not table.over:
+        seat = table.state.to_act()[0]
+        c.portal.call(_manager(c).act, table, seat, str(rng.choice(table.state.legal_actions(seat))))
+
+
+def test_a_rematch_is_stored_so_after_a_restart_every_player_finds_the_same_new_table(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as c:
+        manager = _manager(c)
+        table, tokens = c.portal.call(lambda: manager.create(GAME, {"target": 1}, [{"kind": "human"}] * 3))
+        _play_to_the_end(c, table)
+        r = c.post(f"/api/tables/{table.id}/rematch", json={"seat": 0, "token": tokens[0]})
+        assert r.status_code == 201
+        new_id = r.json()["id"]
+        assert r.json()["path"] == f"/t/{new_id}#seat=0&token={tokens[0]}"
+    with TestClient(create_app(db_url)) as c:
+        with c.websocket_connect(f"/ws/tables/{table.id}") as ws:
+            old = join(ws, 1, tokens[1])
+        assert old["rematch"] == {"id": new_id, "path": f"/t/{new_id}#seat=1&token={tokens[1]}"}
+        with c.websocket_connect(f"/ws/tables/{new_id}") as ws:
+            assert join(ws, 1, tokens[1])["seat"] == 1  # the link opens the seat
+        again = c.post(f"/api/tables/{table.id}/rematch", json={"seat": 2, "token": tokens[2]})
+        assert again.status_code == 201 and again.json()["id"] == new_id  # not a second table
+
+
+# ------------------------------------------------------------------ item 10: the database out of reach
+def test_a_database_outage_is_a_503_said_once_in_the_log_and_play_resumes_after(
+        tmp_path: Any, caplog: pytest.LogCaptureFixture) -> None:
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with TestClient(create_app(f"sqlite:///{tmp_path / 't.db'}")) as c:
+        manager = _manager(c)
+        people = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
+        auto = c.post("/api/tables", json={"game": GAME, "options": {"target": 200}, "seats": bots,
+                                           "settings": {"bot_delay": 0.02}}).json()
+        manager.tables.pop(people["id"])  # not in memory: asking for it reads the store
+        caplog.clear()
+        switch = [True]
+
+        @event.listens_for(manager.store.engine, "before_cursor_execute")
+        def _down(*args: Any) -> None:
+            if switch[0]:
+                raise OperationalError("SELECT", {}, Exception("connection refused"))
+
+        for _ in range(3):
+            for r in (c.get(f"/api/tables/{people['id']}"), c.get(f"/t/{people['id']}"),
+                      c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3})):
+                assert r.status_code == 503 and r.json()["error"] == "storage", r.text
+        with c.websocket_connect(f"/ws/tables/{people['id']}") as ws:
+            assert ws.receive_json()["code"] == "storage"
+        n = len(manager.tables[auto["id"]].actions)
+        time.sleep(1.5)  # the bots try, and try again
+        assert len(manager.tables[auto["id"]].actions) == n
+        switch[0] = False
+        assert c.get(f"/api/tables/{people['id']}").status_code == 200
+        _wait_for(c, lambda: len(manager.tables[auto["id"]].actions) > n + 3, "the bots never resumed")
+    records = [r for r in caplog.records if r.name.startswith("torite")]
+    assert [r.levelname for r in records] == ["ERROR", "WARNING"], [r.getMessage() for r in records]
+    assert "cannot be reached" in records[0].getMessage() and records[0].exc_info is None
+    assert "back" in records[1].getMessage()

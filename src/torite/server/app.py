@@ -175,7 +175,15 @@ def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-_STATUS = {"not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "storage": 503}
+_STATUS = {"not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "not_finished": 409,
+           "storage": 503, "too_many_tables": 503, "not_found": 404}
+
+
+async def table_error(request: Request, exc: Exception) -> Response:
+    """A refusal from the tables, however deep it was raised: its code and a clear message
+    (the database out of reach is a 503, never a 500 with a traceback)."""
+    assert isinstance(exc, TableError)
+    return error(exc.code, str(exc), _STATUS.get(exc.code, 400))
 
 
 def manager_of(request: Request | WebSocket) -> TableManager:
@@ -328,15 +336,11 @@ async def create_table(request: Request) -> Response:
     wait = request.app.state.table_limiter.allow(_client_key(request))
     if wait:
         return error("slow_down", f"too many new tables from your address: try again in {wait:.0f} s", 429)
-    try:
-        body = await read_json(request)
-        if not isinstance(body, dict):
-            raise TableError("bad_request", "send a JSON object")
-        table, tokens = await manager_of(request).create(
-            body.get("game"), body.get("options"), body.get("seats") or [],
-            body.get("settings"))
-    except TableError as e:
-        return error(e.code, str(e), 503 if e.code == "too_many_tables" else 400)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise TableError("bad_request", "send a JSON object")
+    table, tokens = await manager_of(request).create(
+        body.get("game"), body.get("options"), body.get("seats") or [], body.get("settings"))
     return JSONResponse(_links(request, table, tokens), status_code=201)
 
 
@@ -386,6 +390,7 @@ async def _seated(request: Request, shape: str, needs: str) -> tuple[LiveTable, 
     if not manager_of(request).check_token(table, seat, body.get("token")):
         return error("bad_token", f"{needs} needs the seat's token", 403)
     assert isinstance(seat, int)
+    table.tokens[seat] = body["token"]  # the seat's link to a rematch holds it
     return table, seat, body
 
 
@@ -394,12 +399,8 @@ async def post_action(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     table, seat, body = got
-    manager = manager_of(request)
-    try:
-        canonical = await manager.act(table, seat, body.get("action"),  # type: ignore[arg-type]
-                                      decision=body.get("decision"))
-    except TableError as e:
-        return error(e.code, str(e), _STATUS.get(e.code, 400))
+    canonical = await manager_of(request).act(table, seat, body.get("action"),  # type: ignore[arg-type]
+                                              decision=body.get("decision"))
     return JSONResponse({"ok": True, "action": canonical, "n": len(table.actions)})
 
 
@@ -408,14 +409,10 @@ async def rematch(request: Request) -> Response:
     got = await _seated(request, '{"seat": n, "token": "…"}', "a rematch")
     if isinstance(got, Response):
         return got
-    table, seat, _ = got
-    try:
-        new = await manager_of(request).rematch(table)
-    except TableError as e:
-        return error(e.code, str(e), 409 if e.code == "not_finished" else 503 if e.code == "too_many_tables" else 400)
-    assert table.rematch is not None
-    token = table.rematch[1].get(seat)
-    path = f"/t/{new.id}" + (f"#seat={seat}&token={token}" if token else "#watch")
+    table, seat, body = got
+    new = await manager_of(request).rematch(table)
+    # the seat keeps its token at the new table: the one this request was authorised by
+    path = f"/t/{new.id}#seat={seat}&token={body['token']}"
     return JSONResponse({"id": new.id, "path": path}, status_code=201)
 
 
@@ -436,9 +433,12 @@ async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeou
         conn.wake.clear()
         while conn.outbox and not conn.too_slow:
             await _send(ws, conn, json.dumps(conn.outbox.popleft(), ensure_ascii=False), send_timeout)
-        if conn.dirty and conn.joined and not conn.closed and not conn.too_slow:
+        if conn.dirty and conn.joined and not conn.closed and not conn.too_slow and conn.close_code is None:
             conn.dirty = False
             await _send(ws, conn, table.message_for(conn), send_timeout)
+        if conn.close_code is not None and not conn.outbox and not conn.too_slow:
+            await ws.close(code=conn.close_code)  # the server ends it (the table expired)
+            return
 
 
 def _err(conn: Connection, code: str, message: str) -> None:
@@ -461,7 +461,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             manager.attach(table, conn, None)
             conn.push({"type": "joined", "seat": None})
         elif manager.check_token(table, seat, msg.get("token")):
-            manager.attach(table, conn, seat)
+            manager.attach(table, conn, seat, msg["token"])
             conn.push({"type": "joined", "seat": seat})
         else:
             _err(conn, "bad_token", "wrong seat or token: open your invitation link again")
@@ -667,8 +667,10 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         st = store if store is not None else Store(db_url)
         manager = TableManager(st, bot_threads=bot_threads, max_tables=max_tables)
         app.state.manager = manager
+        with contextlib.suppress(TableError):  # tables abandoned while the server was down are not rebuilt
+            await manager.expire(limits.unjoined_minutes * 60, limits.idle_hours * 3600)
         await manager.start()
-        pruner = asyncio.create_task(_prune_forever(manager, limits))
+        pruner = asyncio.create_task(_housekeeping(manager, limits))
         try:
             yield
         finally:
@@ -695,7 +697,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, max_body_size=64 * 1024)
+    app = Starlette(routes=routes, lifespan=lifespan, max_body_size=64 * 1024,
+                    exception_handlers={TableError: table_error})
     app.state.reports_dir = Path(reports_dir) if reports_dir is not None else None
     app.state.limits = limits
     app.state.table_limiter = limits.table_limiter()
@@ -706,13 +709,21 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
     return app
 
 
-async def _prune_forever(manager: TableManager, limits: ServerLimits) -> None:
-    """Finished tables are kept ``retention_days`` (their records downloadable), then deleted."""
+async def _housekeeping(manager: TableManager, limits: ServerLimits) -> None:
+    """Tables nobody plays at expire (``unjoined_minutes``, ``idle_hours``); finished and
+    expired tables are kept ``retention_days`` (their records downloadable), then deleted.
+    The first pass runs at once, so a restart finds the abandoned tables out of play."""
+    next_prune = 0.0
     while True:
         try:
-            gone = await manager.prune(time.time() - limits.retention_days * 86400)
-            if gone:
-                log.info("pruned %d finished tables past the retention of %g days", len(gone), limits.retention_days)
+            await manager.expire(limits.unjoined_minutes * 60, limits.idle_hours * 3600)
+            if time.monotonic() >= next_prune:
+                next_prune = time.monotonic() + limits.prune_every_seconds
+                gone = await manager.prune(time.time() - limits.retention_days * 86400)
+                if gone:
+                    log.info("pruned %d tables past the retention of %g days", len(gone), limits.retention_days)
+        except TableError:
+            pass  # the database is out of reach: said once in the log, tried again next time
         except Exception:
-            log.exception("pruning finished tables failed; will retry")
-        await asyncio.sleep(limits.prune_every_seconds)
+            log.exception("expiring or pruning tables failed; will retry")
+        await asyncio.sleep(min(limits.expire_every_seconds, limits.prune_every_seconds))

@@ -35,8 +35,11 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
@@ -57,6 +60,11 @@ tables_t = Table(
     Column("created", Float, nullable=False),
     Column("finished", Float, nullable=True),
     Column("result", Text, nullable=True),            # JSON Result once finished
+    # added by issue 26 (an older database gets them, empty, when opened: see _add_missing_columns)
+    Column("joined", Float, nullable=True),           # first time a person took a seat (tables of bots: created)
+    Column("active", Float, nullable=True),           # the last action or seated join: for the idle expiry
+    Column("abandoned", Float, nullable=True),        # when it expired unfinished: no longer in play
+    Column("rematch", String(40), nullable=True),     # the table the same players moved on to
 )
 
 actions_t = Table(
@@ -84,6 +92,9 @@ class TableRow:
     finished: float | None = None
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    joined: float | None = None
+    abandoned: float | None = None
+    rematch: str | None = None
 
 
 def default_db_url() -> str:
@@ -112,6 +123,31 @@ def _make_engine(url: str) -> Engine:
 
         return eng
     return create_engine(_with_driver(url), pool_pre_ping=True)
+
+
+class _Lost(Exception):
+    """A race lost inside a transaction: roll it back."""
+
+
+class TableGone(LookupError):
+    """The table is no longer in play (finished or expired) or no longer stored."""
+
+
+def _add_missing_columns(engine: Engine) -> None:
+    """A database made by an older torite lacks the newer columns (all nullable): add them, so it
+    keeps working and every game in it keeps replaying.  Several processes may start at once on
+    one PostgreSQL: a column another one added meanwhile is fine."""
+    have = {c["name"] for c in inspect(engine).get_columns("tables")}
+    for col in tables_t.columns:
+        if col.name in have:
+            continue
+        kind = col.type.compile(dialect=engine.dialect)
+        try:
+            with engine.begin() as conn:
+                conn.execute(text(f'ALTER TABLE tables ADD COLUMN "{col.name}" {kind}'))
+        except Exception:
+            if col.name not in {c["name"] for c in inspect(engine).get_columns("tables")}:
+                raise
 
 
 def _private_file(path: Path) -> None:
@@ -146,28 +182,40 @@ class Store:
         self.url = url or default_db_url()
         self.engine = _make_engine(self.url)
         metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
-                seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
-                settings=json.dumps(row.settings), created=row.created, finished=row.finished,
-                result=json.dumps(row.result) if row.result is not None else None))
+            self._insert(conn, row)
+
+    @staticmethod
+    def _insert(conn: Any, row: TableRow) -> None:
+        conn.execute(insert(tables_t).values(
+            id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
+            seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
+            settings=json.dumps(row.settings), created=row.created, finished=row.finished,
+            result=json.dumps(row.result) if row.result is not None else None,
+            joined=row.joined, active=row.created))
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str,
                       result: dict[str, Any] | None = None) -> None:
         """Append one action; the (table, idx) primary key refuses a second action at a position.
         ``result`` (the game's, when this action ends it) marks the table finished in the same
-        transaction: a crash can never leave a finished game looking unfinished."""
+        transaction: a crash can never leave a finished game looking unfinished.  A table that
+        expired meanwhile takes no action (:class:`TableGone`)."""
         with self.engine.begin() as conn:
-            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action,
-                                                  at=time.time()))
+            now = time.time()
+            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action, at=now))
+            values: dict[str, Any] = {"active": now}
             if result is not None:
-                self._finish(conn, table_id, result)
+                values |= {"finished": now, "result": json.dumps(result)}
+            done = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.abandoned.is_(None),
+                                                       tables_t.c.finished.is_(None)).values(**values))
+            if done.rowcount != 1:
+                raise TableGone(table_id)
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """Mark a table finished whose log ends the game (a database written before the mark and
@@ -184,7 +232,8 @@ class Store:
         return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=int(r.seed),
                         seats=json.loads(r.seats), token_hashes=json.loads(r.token_hashes),
                         settings=json.loads(r.settings), created=r.created, finished=r.finished,
-                        result=json.loads(r.result) if r.result is not None else None)
+                        result=json.loads(r.result) if r.result is not None else None,
+                        joined=r.joined, abandoned=r.abandoned, rematch=r.rematch)
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -206,21 +255,77 @@ class Store:
         return out
 
     def prune(self, finished_before: float) -> list[str]:
-        """Delete the tables finished before ``finished_before`` (epoch seconds) with their logs;
-        their ids, so the server can drop them from memory too.  Unfinished tables are never
-        pruned: a game in progress is kept however old it is."""
+        """Delete the tables finished (or abandoned) before ``finished_before`` (epoch seconds)
+        with their logs; their ids, so the server can drop them from memory too.  A table in
+        play is never pruned: a game in progress is kept however old it is."""
         with self.engine.begin() as conn:
-            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(
-                tables_t.c.finished.is_not(None), tables_t.c.finished < finished_before))]
+            done = tables_t.c.finished.is_not(None) & (tables_t.c.finished < finished_before)
+            gone = tables_t.c.abandoned.is_not(None) & (tables_t.c.abandoned < finished_before)
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(done | gone))]
             if ids:
+                conn.execute(update(tables_t).where(tables_t.c.rematch.in_(ids)).values(rematch=None))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
         return ids
 
+    def expire(self, now: float, unjoined_before: float, idle_before: float) -> list[str]:
+        """Mark abandoned every table in play that no person joined since before
+        ``unjoined_before``, or where nothing happened since before ``idle_before``; their ids.
+        An abandoned table is out of play (not rebuilt, not counted, pruned with the finished);
+        the condition is checked again in the update, so an action that lands meanwhile wins."""
+        stale = tables_t.c.finished.is_(None) & tables_t.c.abandoned.is_(None) & (
+            (tables_t.c.joined.is_(None) & (tables_t.c.created < unjoined_before))
+            | (func.coalesce(tables_t.c.active, tables_t.c.created) < idle_before))
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(stale))]
+            if not ids:
+                return []
+            conn.execute(update(tables_t).where(tables_t.c.id.in_(ids), stale).values(abandoned=now))
+            return [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.id.in_(ids),
+                                                                           tables_t.c.abandoned == now))]
+
+    def mark_seen(self, table_id: str, now: float) -> None:
+        """A person took a seat: the table is joined (from now, if it was not) and active now."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(
+                active=now, joined=func.coalesce(tables_t.c.joined, now)))
+
+    def mark_active(self, table_ids: list[str], now: float) -> None:
+        """People sit at these tables now: none of them is idle."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id.in_(table_ids)).values(active=now))
+
+    def in_play(self) -> int:
+        """How many tables are being played: neither finished nor abandoned."""
+        with self.engine.connect() as conn:
+            n = conn.execute(select(func.count()).select_from(tables_t).where(
+                tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None))).scalar_one()
+            return int(n)
+
+    def create_rematch(self, table_id: str, row: TableRow) -> str:
+        """The table the players of ``table_id`` move on to: ``row``, created now, or the one a
+        rematch asked earlier (by anyone, in any process) created; its id.  One transaction,
+        so two asks at once make one table."""
+        try:
+            with self.engine.begin() as conn:
+                found = conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar_one_or_none()
+                if found is not None:
+                    return str(found)
+                self._insert(conn, row)
+                done = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.rematch.is_(None))
+                                    .values(rematch=row.id))
+                if done.rowcount != 1:
+                    raise _Lost  # another ask won meanwhile: take its table back out
+                return row.id
+        except _Lost:
+            pass
+        with self.engine.connect() as conn:
+            return str(conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar_one())
+
     def unfinished(self) -> Iterator[TableRow]:
         """Every table still being played, with its log: what a restart must rebuild."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t).where(tables_t.c.finished.is_(None))
+            rows = conn.execute(select(tables_t).where(tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None))
                                 .order_by(tables_t.c.created)).all()
             for r in rows:
                 row = self._row(r)

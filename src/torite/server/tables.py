@@ -28,6 +28,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from sqlalchemy.exc import InterfaceError, OperationalError
+
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
 from torite.engine import labels
@@ -36,7 +38,7 @@ from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
 from torite.engine.registry import make_game
 from torite.record import Record, start_record
-from torite.server.store import Store, TableRow
+from torite.server.store import Store, TableGone, TableRow
 
 log = logging.getLogger("torite.server")
 
@@ -111,6 +113,12 @@ class Connection:
     too_slow: bool = False
     inbox: deque[str] = field(default_factory=deque)
     inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the server ends the connection (the table expired): the writer sends what is queued, then closes
+    close_code: int | None = None
+
+    def close(self, code: int) -> None:
+        self.close_code = code
+        self.wake.set()
 
     def push(self, message: dict[str, Any]) -> None:
         if len(self.outbox) >= self.max_outbox:
@@ -146,9 +154,14 @@ class LiveTable:
     driver: asyncio.Task[None] | None = None
     #: when each idle clock running now runs out (epoch seconds): shown as a countdown
     idle_deadlines: dict[int, float] = field(default_factory=dict)
-    #: the table the same players moved on to (its id and the new seats' tokens; kept in
-    #: memory only: a token is shown once, to its own seat's connections)
-    rematch: tuple[str, dict[int, str]] | None = None
+    #: the table the same players moved on to (stored: it outlives a restart).  Each person
+    #: keeps their seat's token there, so the link each seat is shown holds its own token,
+    #: which the table learns when the seat joins (``tokens``, kept in memory only)
+    rematch: str | None = None
+    tokens: dict[int, str] = field(default_factory=dict)
+    #: when a person last joined a seat here (the store heard of it): joined, and active
+    joined: float | None = None
+    seen_at: float = 0.0
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
@@ -246,7 +259,7 @@ class LiveTable:
         idle = [self.idle_deadlines.get(s) for s in range(len(self.seats))]
         rematch = None
         if self.rematch is not None:
-            new_id, tokens = self.rematch
+            new_id, tokens = self.rematch, self.tokens
             frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
             rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
         return {"idle_deadlines": idle, "rematch": rematch,
@@ -364,14 +377,28 @@ class TableManager:
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
         self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
-        #: finished table -> its rematch, kept while the server runs (a finished table nobody
-        #: watches leaves memory; its players may come back for the rematch link)
-        self.rematches: dict[str, tuple[str, dict[int, str]]] = {}
         self.started = False
+        self._background: set[asyncio.Task[None]] = set()
+        #: since when the database has been out of reach (None: reachable)
+        self.db_down_since: float | None = None
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Every store call on one thread: writes stay ordered and the event loop stays free."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        """Every store call on one thread: writes stay ordered and the event loop stays free.
+        The database out of reach is a :class:`TableError` ``storage`` (answered 503), said in
+        the log once when it goes and once when it is back, not once per request or table."""
+        try:
+            out = await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+        except (OperationalError, InterfaceError) as e:
+            if self.db_down_since is None:
+                self.db_down_since = time.time()
+                log.error("the database cannot be reached (%s): answering 503 and retrying until it is back",
+                          str(e).splitlines()[0])
+            raise TableError("storage", "the server cannot reach its database; try again shortly") from None
+        if self.db_down_since is not None:
+            log.warning("the database is back after %.0f s: tables and bots carry on",
+                        time.time() - self.db_down_since)
+            self.db_down_since = None
+        return out
 
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
@@ -394,14 +421,44 @@ class TableManager:
         self.started = True
 
     async def prune(self, finished_before: float) -> list[str]:
-        """Forget the tables finished before ``finished_before``: in the store and in memory (a
-        live game is never dropped, whatever its age)."""
+        """Forget the tables finished (or abandoned) before ``finished_before``: in the store and
+        in memory (a game in play is never dropped, whatever its age)."""
         ids: list[str] = await self._db_call(self.store.prune, finished_before)
         for i in ids:
             t = self.tables.get(i)
             if t is not None and t.state.is_over():
-                del self.tables[i]
+                self._drop(t, "not_found", "this table is no longer kept")
         return ids
+
+    async def expire(self, unjoined_seconds: float, idle_seconds: float) -> list[str]:
+        """Tables nobody joined for ``unjoined_seconds``, or where nothing happened for
+        ``idle_seconds``, leave play: they no longer count against the cap, are not rebuilt
+        after a restart, and are pruned with the finished ones.  A table with a seated
+        person connected here is active, whatever its log says."""
+        now = time.time()
+        seated = [t.id for t in self.tables.values() if not t.over and any(c.seat is not None for c in t.conns)]
+        if seated:
+            await self._db_call(self.store.mark_active, seated, now)
+        ids: list[str] = await self._db_call(self.store.expire, now, now - unjoined_seconds, now - idle_seconds)
+        for i in ids:
+            t = self.tables.get(i)
+            if t is not None:
+                self._drop(t, "expired", "this table expired: nobody played at it for too long")
+        if ids:
+            log.info("%d tables expired unplayed", len(ids))
+        return ids
+
+    def _drop(self, table: LiveTable, code: str, message: str) -> None:
+        """Take a table out of memory: its bots stop, its sockets are told why and closed."""
+        self.tables.pop(table.id, None)
+        if table.driver is not None:
+            table.driver.cancel()
+        for h in table.idle_timers.values():
+            h.cancel()
+        table.idle_timers.clear()
+        for c in list(table.conns):
+            c.push({"type": "error", "code": code, "message": message})
+            c.close(4410)
 
     async def stop(self) -> None:
         for t in list(self.tables.values()):
@@ -430,7 +487,8 @@ class TableManager:
                  for s, h in zip(row.seats, row.token_hashes)]
         settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
         table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
-                          created=row.created, actions=list(row.actions), finished=row.finished)
+                          created=row.created, actions=list(row.actions), finished=row.finished,
+                          rematch=row.rematch, joined=row.joined)
         return table
 
     def _start(self, table: LiveTable) -> None:
@@ -443,9 +501,6 @@ class TableManager:
                      settings: Mapping[str, Any] | None = None, seed: int | None = None,
                      ) -> tuple[LiveTable, dict[int, str]]:
         """A new table; returns it with the secret token of each human seat (shown once)."""
-        if sum(1 for t in self.tables.values() if not t.state.is_over()) >= self.max_tables:
-            raise TableError("too_many_tables",
-                             f"the server already runs {self.max_tables} unfinished tables; try again later")
         if not isinstance(game_id, str):
             raise TableError("bad_game", "game must be a game id")
         if options is not None and not isinstance(options, Mapping):
@@ -480,36 +535,53 @@ class TableManager:
             else:
                 raise TableError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
         clean = _clean_settings(settings)
-        if seed is None:
-            seed = secrets.randbelow(2**53)
-        state = game.new_state(seed)
-        table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seat_objs,
-                          settings=clean, created=time.time())
-        row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
-                       seats=[{"kind": s.kind, "level": s.level, "name": s.name} for s in seat_objs],
-                       token_hashes=[s.token_hash for s in seat_objs], settings=clean, created=table.created)
+        # what is really in play counts: finished and expired tables do not (in any process)
+        if await self._db_call(self.store.in_play) >= self.max_tables:
+            raise TableError("too_many_tables",
+                             f"the server already runs {self.max_tables} unfinished tables; try again later")
+        table, row = self._new_table(game, seat_objs, clean, seed)
         await self._db_call(self.store.create_table, row)
         self.tables[table.id] = table
         self._start(table)
         return table, tokens
 
+    @staticmethod
+    def _new_table(game: Game, seats: list[Seat], settings: dict[str, float],
+                   seed: int | None) -> tuple[LiveTable, TableRow]:
+        if seed is None:
+            seed = secrets.randbelow(2**53)
+        state = game.new_state(seed)
+        now = time.time()
+        # a table of bots has nobody to wait for: it counts as joined from the start
+        joined = None if any(s.kind == "human" for s in seats) else now
+        table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seats,
+                          settings=settings, created=now, joined=joined)
+        row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
+                       seats=[{"kind": s.kind, "level": s.level, "name": s.name} for s in seats],
+                       token_hashes=[s.token_hash for s in seats], settings=settings, created=now, joined=joined)
+        return table, row
+
     async def rematch(self, table: LiveTable) -> LiveTable:
         """A new table for the same players: same game, options, seats (people, bots and names)
-        and settings, a new deal.  Asked twice (by two players), it is the same new table; each
-        person's new seat token reaches only that seat's view of the old table."""
+        and settings, a new deal, and each person's own seat token, so the link each seat is
+        shown is the one it already holds.  Stored with the finished table in one transaction:
+        asked twice (by two players, in two processes, before and after a restart), it is the
+        same new table."""
         if not table.over:
             raise TableError("not_finished", "a rematch starts when the game is over")
-        async with table.lock:  # two players asking at once get one table
-            if table.rematch is not None:
-                found = await self.get(table.rematch[0])
-                if found is not None:
-                    return found
-            seats = [{"kind": s.kind, "level": s.level, "name": s.name} if s.kind == "bot"
-                     else {"kind": s.kind, "name": s.name} for s in table.seats]
-            new, tokens = await self.create(table.game.id, table.game.options, seats, table.settings)
-            table.rematch = self.rematches[table.id] = (new.id, tokens)
-            table.touch()
-            return new
+        async with table.lock:
+            if table.rematch is None:
+                seats = [Seat(s.kind, s.level, s.name, s.token_hash) for s in table.seats]
+                if await self._db_call(self.store.in_play) >= self.max_tables:
+                    raise TableError("too_many_tables", f"the server already runs {self.max_tables} unfinished "
+                                                        "tables; try again later")
+                _, row = self._new_table(table.game, seats, dict(table.settings), None)
+                table.rematch = await self._db_call(self.store.create_rematch, table.id, row)
+                table.touch()
+        found = await self.get(table.rematch)
+        if found is None:
+            raise TableError("not_found", "the rematch's table is no longer kept")
+        return found
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A live table, loading (by replay) a finished or evicted one from the store."""
@@ -526,14 +598,14 @@ class TableManager:
         try:
             row = await self._db_call(self.store.load_table, table_id)
             table = None
-            if row is not None:
+            if row is not None and row.abandoned is None:
                 try:
                     table = self._rebuild(row)
                 except Exception:
                     log.exception("table %s cannot be rebuilt from its log", table_id)
             if table is not None:
-                table.rematch = self.rematches.get(table_id)  # finished, unwatched, asked for again
                 table = self.tables.setdefault(table_id, table)
+                assert table is not None
                 self._start(table)
             fut.set_result(table)
             return table
@@ -555,9 +627,13 @@ class TableManager:
             return False
         return hmac.compare_digest(hash_token(token), expected)
 
-    def attach(self, table: LiveTable, conn: Connection, seat: int | None) -> None:
+    def attach(self, table: LiveTable, conn: Connection, seat: int | None, token: str | None = None) -> None:
         if conn in table.conns:
             self.detach(table, conn)
+        if seat is not None:
+            if token is not None:
+                table.tokens[seat] = token  # its link to the rematch holds it
+            self.seen(table)
         conn.seat = seat
         conn.joined = True
         conn.log_sent = 0
@@ -579,6 +655,23 @@ class TableManager:
                 table.touch()  # nobody else's view changes when a spectator or a second tab leaves
         if table.over and not table.conns:
             self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
+
+    def seen(self, table: LiveTable) -> None:
+        """A person is at the table: the store hears of it (at most once a minute a table), so
+        the table is joined and does not expire as idle while people sit at it."""
+        now = time.time()
+        if table.joined is not None and now - table.seen_at < 60:
+            return
+        table.seen_at = now
+        table.joined = table.joined or now
+
+        async def tell() -> None:
+            with contextlib.suppress(TableError):
+                await self._db_call(self.store.mark_seen, table.id, now)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def returned(self, table: LiveTable, seat: int) -> None:
         """The seat's player is back: the stand-in bot stops and the idle clock restarts."""
@@ -630,6 +723,11 @@ class TableManager:
             try:
                 # the action that ends the game and the "finished" mark: one transaction
                 await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result)
+            except TableError:
+                raise
+            except TableGone:
+                self._drop(table, "expired", "this table expired: nobody played at it for too long")
+                raise TableError("game_over", "this table is no longer in play") from None
             except Exception:
                 log.exception("cannot store action %d of table %s", idx, table.id)
                 raise TableError("storage", "the server could not save this action; try again") from None
