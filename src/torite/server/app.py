@@ -62,6 +62,7 @@ from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.server import safejson
+from torite.server.bots import BotPool
 from torite.server.limits import RateLimiter, ServerLimits
 from torite.server.markdown import to_html
 from torite.server.store import Store
@@ -654,7 +655,7 @@ async def table_socket(ws: WebSocket) -> None:
 
 
 # ------------------------------------------------------------------ app
-def create_app(db_url: str | None = None, *, store: Store | None = None, bot_threads: int = 4,
+def create_app(db_url: str | None = None, *, store: Store | None = None, bot_workers: int | None = None,
                limits: ServerLimits | None = None,
                max_tables: int = 2000, reports_dir: str | Path | None = REPORTS_DIR) -> Starlette:
     """The app on a database URL (default ``sqlite:///torite.db``) or on a given store;
@@ -665,7 +666,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         st = store if store is not None else Store(db_url)
-        manager = TableManager(st, bot_threads=bot_threads, max_tables=max_tables)
+        manager = TableManager(st, bots=BotPool(bot_workers), max_tables=max_tables)
         app.state.manager = manager
         with contextlib.suppress(TableError):  # tables abandoned while the server was down are not rebuilt
             await manager.expire(limits.unjoined_minutes * 60, limits.idle_hours * 3600)

@@ -71,7 +71,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"torite serve: {e}", file=sys.stderr)
         return 2
-    app = create_app(args.db, limits=limits)
+    app = create_app(args.db, limits=limits, bot_workers=args.bot_workers)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
@@ -121,6 +121,9 @@ def add_serve_command(sub: Any) -> None:
     s.add_argument("--db", default=DEFAULT_DB,
                    help="SQLAlchemy database URL (default sqlite:///torite.db in the current directory; "
                         "postgresql://… works too)")
+    s.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="worker processes the search bots think in (default: one a core; rule-of-thumb bots "
+                        "have two of their own)")
     s.add_argument("--retention-days", type=float, default=30.0,
                    help="finished tables and their records are kept this many days, then deleted (default 30)")
     s.add_argument("--unjoined-minutes", type=float, default=60.0,

@@ -3,8 +3,8 @@
 A live table holds the rules state, rebuilt from the store's log when needed.  Every change
 goes through :meth:`TableManager.act`, which applies the action to a clone, appends it to the
 log, and only then makes the clone the table's state – so a refused action or a failed write
-changes nothing.  Bots and idle seats are driven by one asyncio task per table; a bot's
-``act`` runs in a thread pool so a slow search bot never stalls the other tables.
+changes nothing.  Bots and idle seats are driven by one asyncio task per table; a bot thinks in
+a worker process (``torite.server.bots``), so no bot's decision ever holds up a message.
 
 What a connection is sent is built from ``state.observation(seat)`` and
 ``state.events_for(seat)`` alone (``None`` for a spectator): nothing else about the state
@@ -34,10 +34,10 @@ import torite.bots.registry as bot_registry
 from torite.cards import parse_card
 from torite.engine import labels
 from torite.engine.base import Game, IllegalAction, OptionError, State
-from torite.engine.bot import Bot
-from torite.engine.driver import decide, next_seat
+from torite.engine.driver import next_seat
 from torite.engine.registry import make_game
 from torite.record import Record, start_record
+from torite.server.bots import BotFailed, BotHandle, BotLost, BotPool
 from torite.server.store import Store, TableGone, TableRow
 
 log = logging.getLogger("torite.server")
@@ -149,7 +149,7 @@ class LiveTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
+    bots: dict[int, tuple[str, BotHandle]] = field(default_factory=dict)
     idle_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
     driver: asyncio.Task[None] | None = None
     #: when each idle clock running now runs out (epoch seconds): shown as a countdown
@@ -368,14 +368,15 @@ def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
 class TableManager:
     """Every live table; creation, loading by replay, actions, bots and idle timers."""
 
-    def __init__(self, store: Store, *, bot_threads: int = 4, max_tables: int = 2000) -> None:
+    def __init__(self, store: Store, *, bots: BotPool | None = None, max_tables: int = 2000) -> None:
         self.store = store
         #: unfinished tables held in memory at once; past it a new table is refused, so a flood
         #: of requests cannot exhaust the server (finished tables do not count)
         self.max_tables = max_tables
         self.tables: dict[str, LiveTable] = {}
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
-        self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
+        #: the worker processes the bots think in
+        self.bots = bots if bots is not None else BotPool()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
         self.started = False
         self._background: set[asyncio.Task[None]] = set()
@@ -403,6 +404,8 @@ class TableManager:
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
         """Rebuild every unfinished table from its log and let its bots resume."""
+        if not self.bots.lanes:
+            await self.bots.start()
         rows = await self._db_call(lambda: list(self.store.unfinished()))
         for row in rows:
             try:
@@ -473,7 +476,7 @@ class TableManager:
                 c.closed = True
                 c.wake.set()
         self.tables.clear()
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        await self.bots.stop()
         self._db.shutdown(wait=True)
 
     def _rebuild(self, row: TableRow) -> LiveTable:
@@ -744,21 +747,31 @@ class TableManager:
         return canonical
 
     # ---------------------------------------------------------------- bots
-    def _bot(self, table: LiveTable, seat: int) -> Bot:
+    def _bot(self, table: LiveTable, seat: int) -> BotHandle:
+        """The seat's bot (kept for the table's life: a bot's state carries from one decision to
+        the next), living in a worker process."""
         s = table.seats[seat]
         level = s.level if s.kind == "bot" and s.level else IDLE_BOT
         if level not in bot_names():
             level = IDLE_BOT if IDLE_BOT in bot_names() else bot_names()[0]
         hit = table.bots.get(seat)
-        if hit is not None and hit[0] == level:
+        if hit is not None and hit[0] == level and not hit[1].lost:
             return hit[1]
+        if hit is not None:
+            self.bots.remove(hit[1])
         bot = bot_registry.make_bot(level, table.game, seat, random.Random(secrets.randbits(64)))
-        table.bots[seat] = (level, bot)
-        return bot
+        handle = self.bots.add(bot)
+        table.bots[seat] = (level, handle)
+        return handle
+
+    def _release_bots(self, table: LiveTable) -> None:
+        for _, handle in table.bots.values():
+            self.bots.remove(handle)
+        table.bots.clear()
 
     async def _drive(self, table: LiveTable) -> None:
-        """The table's bot loop: whenever a bot (or an idle human's stand-in) must act, it acts."""
-        loop = asyncio.get_running_loop()
+        """The table's bot loop: whenever a bot (or an idle human's stand-in) must act, it asks
+        the bot's worker process, with the seat's observation and legal actions only."""
         try:
             while not table.over:
                 table.wake.clear()
@@ -771,18 +784,21 @@ class TableManager:
                     await asyncio.sleep(delay)
                     if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
                         continue
-                bot = self._bot(table, seat)
-                state = table.state  # never changed in place (act applies to a clone): safe in a thread
+                handle = self._bot(table, seat)
+                state = table.state  # never changed in place (act applies to a clone)
+                legal = state.legal_actions(seat)
+                if not legal:
+                    log.error("seat %d of table %s is to act without a legal action", seat, table.id)
+                    await table.wake.wait()
+                    continue
+                obs = state.observation(seat) if handle.uses_observation else {}
                 try:
-                    action = await loop.run_in_executor(self._bots, decide, state, seat, bot)
-                except Exception:
-                    legal = state.legal_actions(seat)
-                    if not legal:
-                        log.error("seat %d of table %s is to act without a legal action", seat, table.id)
-                        await table.wake.wait()
-                        continue
-                    log.exception("bot for seat %d of table %s failed; playing a random legal action",
-                                  seat, table.id)
+                    action = await self.bots.decide(handle, obs, legal)
+                except BotLost:
+                    continue  # its worker is gone: a new bot decides
+                except BotFailed as e:
+                    log.warning("bot for seat %d of table %s failed (%s); playing a random legal action",
+                                seat, table.id, e)
                     action = random.choice(legal)
                 if table.state is not state:
                     continue  # someone else moved meanwhile: decide again on the new state
@@ -798,6 +814,7 @@ class TableManager:
             log.exception("bot loop of table %s stopped", table.id)
         finally:
             table.driver = None
+            self._release_bots(table)
 
     # ---------------------------------------------------------------- idle seats
     def _restart_idle(self, table: LiveTable, seat: int) -> None:
