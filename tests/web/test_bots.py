@@ -163,7 +163,7 @@ def test_a_worker_that_dies_or_hangs_loses_only_its_bots_and_is_replaced() -> No
     obs, legal = state.observation(0), state.legal_actions(0)
 
     async def lose() -> None:
-        pool = BotPool(1, 1, timeout=0.5)
+        pool = BotPool(1, 1, timeout=3.0)
         await pool.start()
         try:
             bot = pool.add(bot_registry.make_bot("normal", game, 0, 1))

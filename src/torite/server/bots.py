@@ -17,8 +17,9 @@ bots.  Each worker takes one decision at a time; the decisions waiting in a lane
 
 If a worker dies, or a decision outlives ``timeout`` (the worker is then killed), its bots are
 lost with it: their decisions raise :class:`BotLost`, and the server makes new bots (a new seed:
-the game goes on, from the same log).  Workers come from a fork server preloaded with the games,
-so one starts in milliseconds and shares the parent's imports.
+the game goes on, from the same log).  A worker is a fresh interpreter (``python -m
+torite.server.botworker``, the games preloaded, a tenth of a second to start), started when its
+first bot arrives: nothing of the server's threads, sockets or main module is inherited.
 """
 
 from __future__ import annotations
@@ -27,21 +28,22 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import multiprocessing
 import os
 import pickle
-import signal
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any
 
 from torite.engine.base import Action
 from torite.engine.bot import Bot
+from torite.server.botworker import HEADER, READY
 
 log = logging.getLogger("torite.server")
 
 LANES = ("quick", "think")
+#: how long a new worker may take to load the games (a busy machine) before it counts as failed
+STARTUP_SECONDS = 60.0
 
 
 class BotLost(Exception):
@@ -52,48 +54,12 @@ class BotFailed(Exception):
     """The bot raised, or chose something that is not one of the legal actions."""
 
 
-# --------------------------------------------------------------------------- the worker side
-def _serve(conn: Connection) -> None:
-    """A worker: keeps its bots by key; each request may drop bots, carry a new one, and asks
-    one bot for one decision."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us
-    bots: dict[int, Bot] = {}
-    while True:
-        try:
-            data = conn.recv_bytes()
-        except (EOFError, OSError):
-            return  # the server is gone
-        drops, key, blob, obs, legal = pickle.loads(data)
-        for k in drops:
-            bots.pop(k, None)
-        if blob is not None:
-            bots[key] = pickle.loads(blob)
-        bot = bots.get(key)
-        reply: tuple[str, Any]
-        if bot is None:
-            reply = ("lost", None)
-        else:
-            try:
-                reply = ("ok", bot.act(obs, legal))
-            except Exception as e:
-                reply = ("failed", f"{type(e).__name__}: {e}")
-        conn.send_bytes(pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL))
-
-
-_context: Any = None
-
-
-def _mp_context() -> Any:
-    """The fork server (workers fork from a clean, preloaded process: no threads, no sockets
-    of the server inherited), or spawn where there is none."""
-    global _context
-    if _context is None:
-        if "forkserver" in multiprocessing.get_all_start_methods():
-            _context = multiprocessing.get_context("forkserver")
-            _context.set_forkserver_preload([__name__, "torite.server.botworker"])
-        else:
-            _context = multiprocessing.get_context("spawn")
-    return _context
+def _worker_env() -> dict[str, str]:
+    """The worker imports what this process can: the same module path (a test's bot or game
+    included), whichever way this process was started."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return env
 
 
 # --------------------------------------------------------------------------- the server side
@@ -131,54 +97,48 @@ class _Worker:
         self.generation = 0  # grows when the process is replaced: its bots are lost
         self.drops: list[int] = []
         self.queue: asyncio.Queue[_Job] = asyncio.Queue()
-        self.proc: multiprocessing.process.BaseProcess | None = None
-        self.conn: Connection | None = None
-        self.reply: asyncio.Future[tuple[str, Any]] | None = None
+        self.proc: asyncio.subprocess.Process | None = None
+        self.busy = False
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"bots-{self.lane}-{self.index}")
 
-    def _spawn(self) -> None:
-        ctx = _mp_context()
-        parent, child = ctx.Pipe(duplex=True)
-        proc = ctx.Process(target=_serve, args=(child,), daemon=True, name=f"torite-bots-{self.lane}-{self.index}")
-        proc.start()
-        child.close()
-        self.proc, self.conn = proc, parent
+    async def _spawn(self) -> asyncio.subprocess.Process:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "torite.server.botworker", stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, env=_worker_env())
+        assert proc.stdout is not None
+        try:  # loading the games is not a decision: it does not count against the timeout
+            (size,) = HEADER.unpack(await asyncio.wait_for(proc.stdout.readexactly(HEADER.size), STARTUP_SECONDS))
+            if await proc.stdout.readexactly(size) != READY:
+                raise OSError("the worker said something else than that it is ready")
+        except BaseException:
+            await _end(proc, 0.0)
+            raise
+        return proc
 
-    def _readable(self) -> None:
-        assert self.conn is not None
-        try:
-            data = self.conn.recv_bytes()
-        except (EOFError, OSError):
-            self._dead("it exited")
-            return
-        if self.reply is not None and not self.reply.done():
-            self.reply.set_result(pickle.loads(data))
+    async def _ask(self, proc: asyncio.subprocess.Process, data: bytes) -> tuple[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(HEADER.pack(len(data)) + data)
+        await proc.stdin.drain()
+        (size,) = HEADER.unpack(await proc.stdout.readexactly(HEADER.size))
+        reply: tuple[str, Any] = pickle.loads(await proc.stdout.readexactly(size))
+        return reply
 
-    def _dead(self, why: str) -> None:
+    async def _dead(self, why: str) -> None:
         """The process is gone (or is being killed): its bots are lost; a new one starts with the
         next decision."""
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(self.conn.fileno())
-            self.conn.close()
-        if self.proc is not None:
-            if self.proc.is_alive():
-                self.proc.kill()
-            self.proc.join(timeout=5)
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            await _end(proc, 0.0)
             log.warning("bot worker %s-%d (pid %s) is gone (%s): its %d bots start afresh",
-                        self.lane, self.index, self.proc.pid, why, self.bots)
-        self.proc = self.conn = None
+                        self.lane, self.index, proc.pid, why, self.bots)
         self.generation += 1
         self.bots = 0
         self.drops = []
-        if self.reply is not None and not self.reply.done():
-            self.reply.set_result(("lost", None))
 
     async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
         while True:
             job = await self.queue.get()
             if job.handle.lost:
@@ -186,30 +146,32 @@ class _Worker:
                 continue
             if self.proc is None:
                 try:
-                    await asyncio.to_thread(self._spawn)
+                    self.proc = await self._spawn()
                 except Exception as e:
                     log.error("cannot start a bot worker: %s", e)
                     job.done.set_exception(BotLost())
                     await asyncio.sleep(1.0)
                     continue
-                assert self.conn is not None
-                loop.add_reader(self.conn.fileno(), self._readable)
-            assert self.conn is not None
             handle = job.handle
-            data = pickle.dumps((self.drops, handle.key, handle.blob, job.obs, job.legal),
-                                protocol=pickle.HIGHEST_PROTOCOL)
-            self.drops = []
-            self.reply = loop.create_future()
             try:
-                self.conn.send_bytes(data)
-                handle.blob = None
-                status, value = await asyncio.wait_for(self.reply, self.timeout)
+                data = pickle.dumps((self.drops, handle.key, handle.blob, job.obs, job.legal),
+                                    protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as e:
+                job.done.set_exception(BotFailed(f"cannot send the decision to a worker: {e}"))
+                continue
+            self.drops = []
+            handle.blob = None
+            self.busy = True
+            try:
+                status, value = await asyncio.wait_for(self._ask(self.proc, data), self.timeout)
             except TimeoutError:
-                self._dead(f"a decision took over {self.timeout:g} s")
+                await self._dead(f"a decision took over {self.timeout:g} s")
                 status, value = "lost", None
-            except OSError:
-                self._dead("its pipe broke")
+            except (OSError, EOFError, asyncio.IncompleteReadError, pickle.UnpicklingError):
+                await self._dead("it exited")
                 status, value = "lost", None
+            finally:
+                self.busy = False
             if job.done.done():
                 continue
             if status == "ok":
@@ -224,16 +186,26 @@ class _Worker:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
-        if self.conn is not None:
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(self.conn.fileno())
-            self.conn.close()  # the worker reads EOF and ends
-        if self.proc is not None:
-            proc = self.proc
-            await asyncio.to_thread(proc.join, 5)
-            if proc.is_alive():
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            await _end(proc, 5.0)
+
+
+async def _end(proc: asyncio.subprocess.Process, grace: float) -> None:
+    """End a worker: it sees the end of its input and stops (or is killed after ``grace``
+    seconds), and its pipes are closed here, before the event loop may be."""
+    if proc.stdin is not None:
+        proc.stdin.close()
+    if proc.returncode is None:
+        try:
+            await asyncio.wait_for(proc.wait(), grace)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
                 proc.kill()
-        self.proc = self.conn = None
+            await proc.wait()
+    transport = getattr(proc, "_transport", None)  # asyncio keeps it; closing it frees the pipes now
+    if transport is not None:
+        transport.close()
 
 
 class BotPool:
@@ -253,7 +225,6 @@ class BotPool:
         self._keys = itertools.count(1)
 
     async def start(self) -> None:
-        await asyncio.to_thread(_mp_context)
         for lane in LANES:
             self.lanes[lane] = [_Worker(lane, i, self.timeout) for i in range(self.sizes[lane])]
             self._room[lane] = asyncio.Semaphore(self.max_pending)
@@ -267,16 +238,19 @@ class BotPool:
 
     def pending(self, lane: str) -> int:
         """Decisions queued or being made in a lane."""
-        return sum(w.queue.qsize() + (w.reply is not None and not w.reply.done()) for w in self.lanes[lane])
+        return sum(w.queue.qsize() + w.busy for w in self.lanes[lane])
 
     def add(self, bot: Bot) -> BotHandle:
         """Give a new bot to the least busy worker of its lane."""
         lane = "think" if bot.thinks else "quick"
+        try:
+            blob = pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as e:
+            raise BotFailed(f"the bot cannot be sent to a worker: {e}") from None
         worker = min(self.lanes[lane], key=lambda w: w.bots)
         worker.bots += 1
         return BotHandle(key=next(self._keys), worker=worker, generation=worker.generation,
-                         uses_observation=bot.uses_observation,
-                         blob=pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL))
+                         uses_observation=bot.uses_observation, blob=blob)
 
     def remove(self, handle: BotHandle) -> None:
         """The bot is done with (its table ended, or its seat is a person's again)."""

@@ -1,13 +1,78 @@
-"""Imported once by the bot workers' fork server (see ``torite.server.bots``): every game and
-every bot level, so each worker forked from it starts with them loaded."""
+"""A bot worker process: ``python -m torite.server.botworker``, started by ``torite.server.bots``.
+
+It keeps its bots by key and answers one request at a time on its standard input and output:
+each request is a length-prefixed pickle ``(drops, key, bot, obs, legal)``: bots to forget, the
+bot to ask, the bot itself on its first decision (pickled), the seat's observation and its legal
+actions; the answer is ``("ok", action)``, ``("failed", why)`` or ``("lost", None)`` (no such
+bot here).  Its first frame, once the games are loaded, is ``READY``.  Standard output carries
+nothing else: whatever a bot prints goes to standard error.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import os
+import pickle
+import signal
+import struct
+import sys
+from typing import Any, BinaryIO
 
-import torite.bots  # noqa: F401  (registers the search levels)
-from torite.engine.registry import game_class, game_ids
+HEADER = struct.Struct("!I")
+READY = b"ready"
 
-for _gid in game_ids():
-    with contextlib.suppress(Exception):  # a game that cannot load fails where it is used
-        game_class(_gid)
+
+def read_frame(stream: BinaryIO) -> bytes | None:
+    head = stream.read(HEADER.size)
+    if len(head) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(head)
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def serve(inp: BinaryIO, out: BinaryIO) -> None:
+    from torite.engine.bot import Bot
+
+    bots: dict[int, Bot] = {}
+    while True:
+        data = read_frame(inp)
+        if data is None:
+            return  # the server is gone
+        drops, key, blob, obs, legal = pickle.loads(data)
+        for k in drops:
+            bots.pop(k, None)
+        if blob is not None:
+            bots[key] = pickle.loads(blob)
+        bot = bots.get(key)
+        reply: tuple[str, Any]
+        if bot is None:
+            reply = ("lost", None)
+        else:
+            try:
+                reply = ("ok", bot.act(obs, legal))
+            except Exception as e:
+                reply = ("failed", f"{type(e).__name__}: {e}")
+        body = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        out.write(HEADER.pack(len(body)) + body)
+        out.flush()
+
+
+def main() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a bot's print must not break the frames
+    sys.stdout = sys.stderr
+    import torite.bots  # noqa: F401  (registers the search levels)
+    from torite.engine.registry import game_class, game_ids
+
+    for gid in game_ids():
+        with contextlib.suppress(Exception):  # a game that cannot load fails where it is used
+            game_class(gid)
+    out.write(HEADER.pack(len(READY)) + READY)  # loaded: the time a decision may take starts now
+    out.flush()
+    serve(sys.stdin.buffer, out)
+
+
+if __name__ == "__main__":
+    main()

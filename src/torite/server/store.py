@@ -284,16 +284,11 @@ class Store:
             return [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.id.in_(ids),
                                                                            tables_t.c.abandoned == now))]
 
-    def mark_seen(self, table_id: str, now: float) -> None:
-        """A person took a seat: the table is joined (from now, if it was not) and active now."""
-        with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(
-                active=now, joined=func.coalesce(tables_t.c.joined, now)))
-
     def mark_active(self, table_ids: list[str], now: float) -> None:
-        """People sit at these tables now: none of them is idle."""
+        """People sit at these tables now: each is joined, and none is idle."""
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id.in_(table_ids)).values(active=now))
+            conn.execute(update(tables_t).where(tables_t.c.id.in_(table_ids)).values(
+                active=now, joined=func.coalesce(tables_t.c.joined, now)))
 
     def in_play(self) -> int:
         """How many tables are being played: neither finished nor abandoned."""

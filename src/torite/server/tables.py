@@ -670,7 +670,7 @@ class TableManager:
 
         async def tell() -> None:
             with contextlib.suppress(TableError):
-                await self._db_call(self.store.mark_seen, table.id, now)
+                await self._db_call(self.store.mark_active, [table.id], now)
 
         task = asyncio.get_running_loop().create_task(tell())
         self._background.add(task)
@@ -784,15 +784,15 @@ class TableManager:
                     await asyncio.sleep(delay)
                     if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
                         continue
-                handle = self._bot(table, seat)
                 state = table.state  # never changed in place (act applies to a clone)
                 legal = state.legal_actions(seat)
                 if not legal:
                     log.error("seat %d of table %s is to act without a legal action", seat, table.id)
                     await table.wake.wait()
                     continue
-                obs = state.observation(seat) if handle.uses_observation else {}
                 try:
+                    handle = self._bot(table, seat)
+                    obs = state.observation(seat) if handle.uses_observation else {}
                     action = await self.bots.decide(handle, obs, legal)
                 except BotLost:
                     continue  # its worker is gone: a new bot decides
