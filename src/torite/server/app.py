@@ -44,6 +44,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -708,6 +709,18 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+#: ``torite serve --workers N`` hands each process its settings in this variable (JSON)
+SERVE_ENV = "TORITE_SERVE"
+
+
+def app_from_environment() -> Starlette:
+    """The app of one of ``torite serve --workers N``'s processes, from ``TORITE_SERVE``."""
+    settings = json.loads(os.environ[SERVE_ENV])
+    fields = dict(settings["limits"])
+    fields["allowed_origins"] = tuple(fields.get("allowed_origins", ()))
+    return create_app(settings["db"], limits=ServerLimits(**fields), bot_workers=settings.get("bot_workers"))
 
 
 async def _housekeeping(manager: TableManager, limits: ServerLimits) -> None:

@@ -59,7 +59,10 @@ def serve(inp: BinaryIO, out: BinaryIO) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us
+    # Ctrl-C (or a stop) sent to the whole process group is the server's to handle: it stops us by
+    # closing our input, and if it dies, we read the end of our input and end
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a bot's print must not break the frames
     sys.stdout = sys.stderr

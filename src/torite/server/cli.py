@@ -43,9 +43,11 @@ def uvicorn_config(app: Any, args: argparse.Namespace) -> Any:
     import uvicorn
 
     proxies = (args.forwarded_allow_ips or "").strip()
+    workers = getattr(args, "workers", 1)
     return uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                           ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None)
+                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                          workers=workers, factory=isinstance(app, str))
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -62,16 +64,37 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+    import os
+
     import uvicorn
 
-    from torite.server.app import create_app
+    from torite.server.app import SERVE_ENV, create_app
 
     try:
         limits = limits_from(args)
     except ValueError as e:
         print(f"torite serve: {e}", file=sys.stderr)
         return 2
-    app = create_app(args.db, limits=limits, bot_workers=args.bot_workers)
+    if args.workers < 1:
+        print("torite serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.db.startswith(("postgresql", "postgres:")):
+        print("torite serve: --workers N needs PostgreSQL (--db postgresql://user:pass@host/db): "
+              "SQLite is one process's database", file=sys.stderr)
+        return 2
+    bot_workers = args.bot_workers
+    if args.workers > 1:
+        # each process is an app of its own, made in it from these settings (uvicorn starts the
+        # processes, restarts one that dies, and shares the one listening socket between them)
+        if bot_workers is None:
+            bot_workers = max(1, (os.cpu_count() or 1) // args.workers)
+        os.environ[SERVE_ENV] = json.dumps({"db": args.db, "bot_workers": bot_workers,
+                                            "limits": dataclasses.asdict(limits)})
+        app: Any = "torite.server.app:app_from_environment"
+    else:
+        app = create_app(args.db, limits=limits, bot_workers=bot_workers)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
@@ -85,7 +108,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"torite serve: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
         return 1
-    uvicorn.Server(config).run(sockets=[sock])
+    if args.workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        Multiprocess(config, sockets=[sock]).run()
+    else:
+        uvicorn.Server(config).run(sockets=[sock])
     return 0
 
 
@@ -121,9 +149,11 @@ def add_serve_command(sub: Any) -> None:
     s.add_argument("--db", default=DEFAULT_DB,
                    help="SQLAlchemy database URL (default sqlite:///torite.db in the current directory; "
                         "postgresql://… works too)")
+    s.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="server processes on this machine, sharing the port (PostgreSQL only; default 1)")
     s.add_argument("--bot-workers", type=int, default=None, metavar="N",
-                   help="worker processes the search bots think in (default: one a core; rule-of-thumb bots "
-                        "have two of their own)")
+                   help="worker processes the search bots of each server process think in (default: the cores "
+                        "shared among the server processes; rule-of-thumb bots have two of their own)")
     s.add_argument("--retention-days", type=float, default=30.0,
                    help="finished tables and their records are kept this many days, then deleted (default 30)")
     s.add_argument("--unjoined-minutes", type=float, default=60.0,

@@ -24,6 +24,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -46,6 +47,14 @@ from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("torite.server")
 
+#: the channel of the processes' notices (``torite.server.cluster``)
+CHANNEL = "torite"
+#: the transaction lock under which a process makes or updates the schema ("schema")
+SCHEMA_LOCK = 0x736368656D61
+#: threads a server process calls PostgreSQL from (one table's writes stay ordered by its lock);
+#: SQLite has one writer, so one thread
+DB_THREADS = 4
+
 metadata = MetaData()
 
 tables_t = Table(
@@ -65,6 +74,7 @@ tables_t = Table(
     Column("active", Float, nullable=True),           # the last action or seated join: for the idle expiry
     Column("abandoned", Float, nullable=True),        # when it expired unfinished: no longer in play
     Column("rematch", String(40), nullable=True),     # the table the same players moved on to
+    Column("driver", Integer, nullable=True),         # PostgreSQL: the process that took its bots' lease
 )
 
 actions_t = Table(
@@ -95,6 +105,7 @@ class TableRow:
     joined: float | None = None
     abandoned: float | None = None
     rematch: str | None = None
+    driver: int | None = None
 
 
 def default_db_url() -> str:
@@ -122,7 +133,7 @@ def _make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    return create_engine(_with_driver(url), pool_pre_ping=True)
+    return create_engine(_with_driver(url), pool_pre_ping=True, pool_size=DB_THREADS, max_overflow=2)
 
 
 class _Lost(Exception):
@@ -133,21 +144,14 @@ class TableGone(LookupError):
     """The table is no longer in play (finished or expired) or no longer stored."""
 
 
-def _add_missing_columns(engine: Engine) -> None:
+def _add_missing_columns(conn: Connection) -> None:
     """A database made by an older torite lacks the newer columns (all nullable): add them, so it
-    keeps working and every game in it keeps replaying.  Several processes may start at once on
-    one PostgreSQL: a column another one added meanwhile is fine."""
-    have = {c["name"] for c in inspect(engine).get_columns("tables")}
+    keeps working and every game in it keeps replaying."""
+    have = {c["name"] for c in inspect(conn).get_columns("tables")}
     for col in tables_t.columns:
-        if col.name in have:
-            continue
-        kind = col.type.compile(dialect=engine.dialect)
-        try:
-            with engine.begin() as conn:
-                conn.execute(text(f'ALTER TABLE tables ADD COLUMN "{col.name}" {kind}'))
-        except Exception:
-            if col.name not in {c["name"] for c in inspect(engine).get_columns("tables")}:
-                raise
+        if col.name not in have:
+            kind = col.type.compile(dialect=conn.dialect)
+            conn.execute(text(f'ALTER TABLE tables ADD COLUMN "{col.name}" {kind}'))
 
 
 def _private_file(path: Path) -> None:
@@ -181,8 +185,14 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_db_url()
         self.engine = _make_engine(self.url)
-        metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        #: PostgreSQL: several processes may share it (``torite.server.cluster``)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        with self.engine.begin() as conn:
+            if self.postgres:
+                # several processes may start at once on one database: one makes the schema
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+            metadata.create_all(conn)
+            _add_missing_columns(conn)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -198,14 +208,16 @@ class Store:
             seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
             settings=json.dumps(row.settings), created=row.created, finished=row.finished,
             result=json.dumps(row.result) if row.result is not None else None,
-            joined=row.joined, active=row.created))
+            joined=row.joined, active=row.created, driver=row.driver))
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str,
-                      result: dict[str, Any] | None = None) -> None:
-        """Append one action; the (table, idx) primary key refuses a second action at a position.
-        ``result`` (the game's, when this action ends it) marks the table finished in the same
-        transaction: a crash can never leave a finished game looking unfinished.  A table that
-        expired meanwhile takes no action (:class:`TableGone`)."""
+                      result: dict[str, Any] | None = None, notice: str | None = None) -> None:
+        """Append one action; the (table, idx) primary key refuses a second action at a position
+        (:class:`~sqlalchemy.exc.IntegrityError`: another writer had it).  ``result`` (the
+        game's, when this action ends it) marks the table finished in the same transaction: a
+        crash can never leave a finished game looking unfinished.  A table that expired
+        meanwhile takes no action (:class:`TableGone`).  ``notice`` (PostgreSQL) is sent to the
+        other processes by the same transaction: delivered when, and only if, it commits."""
         with self.engine.begin() as conn:
             now = time.time()
             conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action, at=now))
@@ -216,6 +228,33 @@ class Store:
                                                        tables_t.c.finished.is_(None)).values(**values))
             if done.rowcount != 1:
                 raise TableGone(table_id)
+            if notice is not None and self.postgres:
+                conn.execute(select(func.pg_notify(CHANNEL, notice)))
+
+    def actions_since(self, table_id: str, start: int) -> list[tuple[int, str]]:
+        """The log from position ``start`` on: what another process appended."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
+                                .where(actions_t.c.table_id == table_id, actions_t.c.idx >= start)
+                                .order_by(actions_t.c.idx)).all()
+        out: list[tuple[int, str]] = []
+        for i, (idx, seat, action) in enumerate(rows, start=start):
+            if idx != i:
+                raise ValueError(f"table {table_id}: action log has a gap at {i}")
+            out.append((int(seat), str(action)))
+        return out
+
+    def orphans(self, live: set[int], me: int) -> list[str]:
+        """Tables in play that no live process drives (nobody took them, their driver died, or
+        it is this process, which lost its lock connection and must take them again)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.driver).where(
+                tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None)).order_by(tables_t.c.created)).all()
+        return [r.id for r in rows if r.driver is None or r.driver == me or r.driver not in live]
+
+    def set_driver(self, table_id: str, member: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(driver=member))
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """Mark a table finished whose log ends the game (a database written before the mark and
@@ -233,7 +272,7 @@ class Store:
                         seats=json.loads(r.seats), token_hashes=json.loads(r.token_hashes),
                         settings=json.loads(r.settings), created=r.created, finished=r.finished,
                         result=json.loads(r.result) if r.result is not None else None,
-                        joined=r.joined, abandoned=r.abandoned, rematch=r.rematch)
+                        joined=r.joined, abandoned=r.abandoned, rematch=r.rematch, driver=r.driver)
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:

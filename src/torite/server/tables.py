@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
@@ -38,7 +38,8 @@ from torite.engine.driver import next_seat
 from torite.engine.registry import make_game
 from torite.record import Record, start_record
 from torite.server.bots import BotFailed, BotHandle, BotLost, BotPool
-from torite.server.store import Store, TableGone, TableRow
+from torite.server.cluster import Cluster
+from torite.server.store import DB_THREADS, Store, TableGone, TableRow
 
 log = logging.getLogger("torite.server")
 
@@ -51,6 +52,9 @@ SETTINGS: dict[str, tuple[float, float, float]] = {
     "bot_delay": (0.0, 0.0, 10.0),         # pause before a bot moves, so people can follow
 }
 IDLE_BOT = "normal"
+#: how often an action is checked again after another process took its position in the log
+CONFLICT_RETRIES = 3
+EXPIRED = "this table expired: nobody played at it for too long"
 MAX_SEAT_NAME = 40
 
 
@@ -84,11 +88,12 @@ class Seat:
     name: str
     token_hash: str | None
     away: bool = False        # a human seat played by a bot after idling
-    connections: int = 0
+    connections: int = 0      # sockets of this seat in this process
+    elsewhere: int = 0        # other server processes with a socket of this seat
 
     def public(self, index: int) -> dict[str, Any]:
         return {"seat": index, "kind": self.kind, "level": self.level, "name": self.name,
-                "connected": self.connections > 0, "away": self.away}
+                "connected": self.connections > 0 or self.elsewhere > 0, "away": self.away}
 
 
 @dataclass(eq=False)
@@ -162,6 +167,8 @@ class LiveTable:
     #: when a person last joined a seat here (the store heard of it): joined, and active
     joined: float | None = None
     seen_at: float = 0.0
+    #: other processes' seats with a socket there (member -> one flag a seat)
+    presence: dict[int, list[bool]] = field(default_factory=dict)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
@@ -374,7 +381,12 @@ class TableManager:
         #: of requests cannot exhaust the server (finished tables do not count)
         self.max_tables = max_tables
         self.tables: dict[str, LiveTable] = {}
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
+        self._db = ThreadPoolExecutor(max_workers=DB_THREADS if store.postgres else 1, thread_name_prefix="torite-db")
+        #: PostgreSQL: the other processes, their notices, and the leases of the tables this one drives
+        self.cluster: Cluster | None = None
+        self.sweep_seconds = 1.0
+        self._sweeper: asyncio.Task[None] | None = None
+        self._live: set[int] = set()
         #: the worker processes the bots think in
         self.bots = bots if bots is not None else BotPool()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -403,25 +415,40 @@ class TableManager:
 
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
-        """Rebuild every unfinished table from its log and let its bots resume."""
+        """Rebuild every unfinished table from its log and let its bots resume (on PostgreSQL:
+        every table no live process drives, and then, every ``sweep_seconds``, those whose
+        process died)."""
         if not self.bots.lanes:
             await self.bots.start()
+        if self.store.postgres:
+            self.cluster = Cluster(self.store.url, self._on_notice, self._leases_lost, self._reconnected)
+            await self.cluster.start()
+            await self._sweep()
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(), name="cluster-sweep")
+            self.started = True
+            return
         rows = await self._db_call(lambda: list(self.store.unfinished()))
         for row in rows:
-            try:
-                table = self._rebuild(row)
-            except Exception:
-                log.exception("table %s cannot be rebuilt from its log; left out", row.id)
-                continue
-            if table.over:
-                # its last action was stored but not the mark (a database from before they shared
-                # a transaction): the log is the truth
-                await self._db_call(self.store.finish_table, table.id, table.state.result().to_json())
-                log.info("table %s: its log ends the game; marked finished", table.id)
-                continue
-            self.tables[table.id] = table
-            self._start(table)
+            table = await self._revive(row)
+            if table is not None:
+                self.tables[table.id] = table
+                self._start(table)
         self.started = True
+
+    async def _revive(self, row: TableRow) -> LiveTable | None:
+        """An unfinished table from its log; None if it cannot be (said in the log)."""
+        try:
+            table = self._rebuild(row)
+        except Exception:
+            log.exception("table %s cannot be rebuilt from its log; left out", row.id)
+            return None
+        if table.over:
+            # its last action was stored but not the mark (a database from before they shared
+            # a transaction): the log is the truth
+            await self._db_call(self.store.finish_table, table.id, table.state.result().to_json())
+            log.info("table %s: its log ends the game; marked finished", table.id)
+            return None
+        return table
 
     async def prune(self, finished_before: float) -> list[str]:
         """Forget the tables finished (or abandoned) before ``finished_before``: in the store and
@@ -431,6 +458,7 @@ class TableManager:
             t = self.tables.get(i)
             if t is not None and t.state.is_over():
                 self._drop(t, "not_found", "this table is no longer kept")
+            self._tell("x", i, c="not_found")
         return ids
 
     async def expire(self, unjoined_seconds: float, idle_seconds: float) -> list[str]:
@@ -446,7 +474,8 @@ class TableManager:
         for i in ids:
             t = self.tables.get(i)
             if t is not None:
-                self._drop(t, "expired", "this table expired: nobody played at it for too long")
+                self._drop(t, "expired", EXPIRED)
+            self._tell("x", i, c="expired")
         if ids:
             log.info("%d tables expired unplayed", len(ids))
         return ids
@@ -454,16 +483,17 @@ class TableManager:
     def _drop(self, table: LiveTable, code: str, message: str) -> None:
         """Take a table out of memory: its bots stop, its sockets are told why and closed."""
         self.tables.pop(table.id, None)
-        if table.driver is not None:
-            table.driver.cancel()
-        for h in table.idle_timers.values():
-            h.cancel()
-        table.idle_timers.clear()
+        self._stop_driving(table)
+        self._release(table)
         for c in list(table.conns):
             c.push({"type": "error", "code": code, "message": message})
             c.close(4410)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         for t in list(self.tables.values()):
             if t.driver is not None:
                 t.driver.cancel()
@@ -476,6 +506,10 @@ class TableManager:
                 c.closed = True
                 c.wake.set()
         self.tables.clear()
+        if self.cluster is not None:
+            await self.cluster.stop()
+        for task in list(self._background):
+            task.cancel()
         await self.bots.stop()
         self._db.shutdown(wait=True)
 
@@ -494,10 +528,38 @@ class TableManager:
                           rematch=row.rematch, joined=row.joined)
         return table
 
+    def _drives(self, table: LiveTable) -> bool:
+        """Whether this process drives the table's bots and idle clocks (on SQLite: always)."""
+        return self.cluster is None or table.id in self.cluster.leases
+
     def _start(self, table: LiveTable) -> None:
+        if not self._drives(table):
+            return
         if not table.over and table.driver is None:
             table.driver = asyncio.get_running_loop().create_task(self._drive(table), name=f"table-{table.id}")
         self._update_idle(table)
+
+    def _stop_driving(self, table: LiveTable) -> None:
+        if table.driver is not None:
+            table.driver.cancel()
+        for h in table.idle_timers.values():
+            h.cancel()
+        table.idle_timers.clear()
+
+    def _release(self, table: LiveTable) -> None:
+        """The table needs no driver any more (it ended or left play): its lease goes."""
+        if self.cluster is not None and table.id in self.cluster.leases:
+            self._background_task(self.cluster.release(table.id))
+
+    def _background_task(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _tell(self, kind: str, table_id: str, **data: Any) -> None:
+        """A notice to the other processes (none on SQLite)."""
+        if self.cluster is not None:
+            self._background_task(self.cluster.notify(kind, table_id, **data))
 
     # ---------------------------------------------------------------- creation
     async def create(self, game_id: Any, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
@@ -543,6 +605,8 @@ class TableManager:
             raise TableError("too_many_tables",
                              f"the server already runs {self.max_tables} unfinished tables; try again later")
         table, row = self._new_table(game, seat_objs, clean, seed)
+        if self.cluster is not None and await self.cluster.try_lease(table.id):
+            row.driver = self.cluster.member  # its creator drives it
         await self._db_call(self.store.create_table, row)
         self.tables[table.id] = table
         self._start(table)
@@ -581,6 +645,7 @@ class TableManager:
                 _, row = self._new_table(table.game, seats, dict(table.settings), None)
                 table.rematch = await self._db_call(self.store.create_rematch, table.id, row)
                 table.touch()
+                self._tell("r", table.id, r=table.rematch)
         found = await self.get(table.rematch)
         if found is None:
             raise TableError("not_found", "the rematch's table is no longer kept")
@@ -609,6 +674,10 @@ class TableManager:
             if table is not None:
                 table = self.tables.setdefault(table_id, table)
                 assert table is not None
+                if self.cluster is not None:
+                    self._tell("q", table.id)  # who is connected, who is away: their processes say
+                    if not table.over:
+                        self._background_task(self._claim(table))
                 self._start(table)
             fut.set_result(table)
             return table
@@ -646,6 +715,7 @@ class TableManager:
             table.seats[seat].connections += 1
             if table.seats[seat].connections == 1:
                 table.touch()  # the seat shows as connected: everyone's view changed
+                self._tell_presence(table)
             self.returned(table, seat)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
@@ -656,8 +726,13 @@ class TableManager:
             table.seats[conn.seat].connections -= 1
             if table.seats[conn.seat].connections == 0:
                 table.touch()  # nobody else's view changes when a spectator or a second tab leaves
-        if table.over and not table.conns:
-            self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
+                self._tell_presence(table)
+        if not table.conns and (table.over or not self._drives(table)):
+            # finished (or driven by another process) and unwatched here: reload from the store if asked
+            self.tables.pop(table.id, None)
+
+    def _tell_presence(self, table: LiveTable) -> None:
+        self._tell("p", table.id, p=[s.connections > 0 for s in table.seats])
 
     def seen(self, table: LiveTable) -> None:
         """A person is at the table: the store hears of it (at most once a minute a table), so
@@ -677,11 +752,16 @@ class TableManager:
         task.add_done_callback(self._background.discard)
 
     def returned(self, table: LiveTable, seat: int) -> None:
-        """The seat's player is back: the stand-in bot stops and the idle clock restarts."""
+        """The seat's player is back: the stand-in bot stops and the idle clock restarts (by
+        the process that drives the table: told so, if it is another)."""
+        if not self._drives(table):
+            self._tell("b", table.id, s=seat)
+            return
         s = table.seats[seat]
         if s.away:
             s.away = False
             table.touch()
+            self._tell_status(table)
         self._restart_idle(table, seat)
 
     # ---------------------------------------------------------------- actions
@@ -702,49 +782,234 @@ class TableManager:
     async def _act_locked(self, table: LiveTable, seat: int, text: str, decision: int | None,
                           by_bot: bool) -> str:
         async with table.lock:
-            state = table.state
-            if state.is_over():
-                raise TableError("game_over", "the game is over")
-            if by_bot and not table.controlled_by_bot(seat):
-                raise TableError("not_bot", f"seat {seat} is played by a person now")
-            if decision is not None and decision != table.decisions[seat]:
-                raise TableError("stale", f"seat {seat} has already made decision {decision}: "
-                                          "this action was meant for a table that has moved on")
-            if seat not in state.to_act():
-                who = ", ".join(map(str, state.to_act()))
-                raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
-            try:
-                action = table.game.parse_action(text)
-                new = state.clone()
-                new.apply(seat, action)
-            except (IllegalAction, ValueError) as e:
-                raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
-            canonical = str(action)
-            idx = len(table.actions)
-            over = new.is_over()
-            result = new.result().to_json() if over else None
-            try:
-                # the action that ends the game and the "finished" mark: one transaction
-                await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result)
-            except TableError:
-                raise
-            except TableGone:
-                self._drop(table, "expired", "this table expired: nobody played at it for too long")
-                raise TableError("game_over", "this table is no longer in play") from None
-            except Exception:
-                log.exception("cannot store action %d of table %s", idx, table.id)
-                raise TableError("storage", "the server could not save this action; try again") from None
+            for attempt in range(CONFLICT_RETRIES + 1):
+                new, canonical = self._check(table, seat, text, decision, by_bot)
+                idx = len(table.actions)
+                over = new.is_over()
+                result = new.result().to_json() if over else None
+                notice = None
+                if self.cluster is not None:
+                    notice = self.cluster.payload("a", table.id, i=idx, s=seat, a=canonical, h=not by_bot)
+                try:
+                    # the action that ends the game and the "finished" mark: one transaction
+                    await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result, notice)
+                    break
+                except TableError:
+                    raise
+                except TableGone:
+                    self._drop(table, "expired", EXPIRED)
+                    raise TableError("game_over", "this table is no longer in play") from None
+                except IntegrityError:
+                    # another process wrote this position first: read what it wrote, and check
+                    # the action again against the table as it now is
+                    if self.cluster is None or attempt == CONFLICT_RETRIES:
+                        log.error("table %s: position %d is taken in the log", table.id, idx)
+                        raise TableError("storage", "the server could not save this action; try again") from None
+                    await self._catch_up_locked(table)
+                except Exception:
+                    log.exception("cannot store action %d of table %s", idx, table.id)
+                    raise TableError("storage", "the server could not save this action; try again") from None
             table.state = new
             table.actions.append((seat, canonical))
             table.decisions[seat] += 1
             if over:
-                table.finished = time.time()
+                self._ended(table)
             if not by_bot:
                 self.returned(table, seat)
             table.touch()
         self._update_idle(table, acted=seat)
         table.wake.set()
         return canonical
+
+    @staticmethod
+    def _check(table: LiveTable, seat: int, text: str, decision: int | None, by_bot: bool) -> tuple[State, str]:
+        """The state after the action, and its canonical text; or the reason it is refused."""
+        state = table.state
+        if state.is_over():
+            raise TableError("game_over", "the game is over")
+        if by_bot and not table.controlled_by_bot(seat):
+            raise TableError("not_bot", f"seat {seat} is played by a person now")
+        if decision is not None and decision != table.decisions[seat]:
+            raise TableError("stale", f"seat {seat} has already made decision {decision}: "
+                                      "this action was meant for a table that has moved on")
+        if seat not in state.to_act():
+            who = ", ".join(map(str, state.to_act()))
+            raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
+        try:
+            action = table.game.parse_action(text)
+            new = state.clone()
+            new.apply(seat, action)
+        except (IllegalAction, ValueError) as e:
+            raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
+        return new, str(action)
+
+    def _ended(self, table: LiveTable) -> None:
+        table.finished = time.time()
+        self._release(table)
+
+    # ---------------------------------------------------------------- other processes
+    async def _catch_up_locked(self, table: LiveTable) -> None:
+        """Read the actions other processes appended to the table's log (its lock held)."""
+        more = await self._db_call(self.store.actions_since, table.id, len(table.actions))
+        self._apply_remote(table, more)
+
+    def _apply_remote(self, table: LiveTable, actions: list[tuple[int, str]]) -> None:
+        if not actions:
+            return
+        new = table.state.clone()
+        try:
+            for seat, text in actions:
+                if seat not in new.to_act():
+                    raise ValueError(f"{seat}: {text!r} is out of turn")
+                new.apply_text(seat, text)
+        except Exception:
+            log.exception("table %s: the log another process wrote does not replay here; reloading it", table.id)
+            self._drop(table, "storage", "the table is being reloaded: join it again")
+            return
+        table.state = new
+        start = len(table.actions)
+        table.actions.extend(actions)
+        for seat, _ in actions:
+            table.decisions[seat] += 1
+        if new.is_over():
+            self._ended(table)
+        table.touch()
+        table.wake.set()
+        if self._drives(table):
+            for seat, _ in actions:
+                self._update_idle(table, acted=seat)
+        log.debug("table %s: caught up %d actions from %d", table.id, len(actions), start)
+
+    async def _remote_action(self, table: LiveTable, idx: int, seat: int, text: str, human: bool) -> None:
+        async with table.lock:
+            if idx < len(table.actions):
+                return  # known already (ours, or read from the log)
+            if idx == len(table.actions):
+                self._apply_remote(table, [(seat, text)])
+            else:
+                with contextlib.suppress(TableError):
+                    await self._catch_up_locked(table)  # notices were missed: the log has them
+        if human and self._drives(table) and self.tables.get(table.id) is table:
+            self.returned(table, seat)
+
+    def _on_notice(self, msg: dict[str, Any]) -> None:
+        """A notice from another process (see ``torite.server.cluster``)."""
+        table = self.tables.get(str(msg.get("t")))
+        if table is None:
+            return
+        kind, member = msg.get("k"), msg.get("m")
+        try:
+            if kind == "a":
+                self._background_task(self._remote_action(table, int(msg["i"]), int(msg["s"]), str(msg["a"]),
+                                                          bool(msg.get("h"))))
+            elif kind == "p" and isinstance(member, int):
+                table.presence[member] = [bool(x) for x in msg["p"]][:len(table.seats)]
+                self._count_presence(table)
+            elif kind == "s" and not self._drives(table):
+                for seat, away in zip(table.seats, msg["away"]):
+                    seat.away = bool(away)
+                table.idle_deadlines = {i: float(d) for i, d in enumerate(msg["d"]) if d is not None}
+                table.touch()
+                table.wake.set()
+            elif kind == "b" and self._drives(table):
+                self.returned(table, int(msg["s"]))
+            elif kind == "q":
+                if self._drives(table):
+                    self._tell_status(table)
+                if any(s.connections for s in table.seats):
+                    self._tell_presence(table)
+            elif kind == "r":
+                table.rematch = str(msg["r"])
+                table.touch()
+            elif kind == "x":
+                self._drop(table, str(msg.get("c", "expired")),
+                           EXPIRED if msg.get("c") == "expired" else "this table is no longer kept")
+        except (KeyError, TypeError, ValueError, IndexError):
+            log.warning("a malformed notice from another process: %r", msg)
+
+    def _count_presence(self, table: LiveTable) -> None:
+        for i, seat in enumerate(table.seats):
+            seat.elsewhere = sum(1 for flags in table.presence.values() if i < len(flags) and flags[i])
+        table.touch()
+
+    def _tell_status(self, table: LiveTable) -> None:
+        self._tell("s", table.id, away=[s.away for s in table.seats],
+                   d=[table.idle_deadlines.get(i) for i in range(len(table.seats))])
+
+    def _leases_lost(self) -> None:
+        """The lock connection broke: another process may drive any of our tables now."""
+        for table in self.tables.values():
+            self._stop_driving(table)
+
+    async def _reconnected(self) -> None:
+        """Notices may have been missed: read every table's log again, then take tables back."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                with contextlib.suppress(TableError):
+                    await self._catch_up_locked(table)
+        with contextlib.suppress(TableError):
+            await self._sweep()
+
+    async def _claim(self, table: LiveTable) -> None:
+        """Drive a table nobody drives (a table loaded for a socket, whose driver may be gone)."""
+        assert self.cluster is not None
+        if await self.cluster.try_lease(table.id):
+            with contextlib.suppress(TableError):
+                await self._db_call(self.store.set_driver, table.id, self.cluster.member)
+            async with table.lock:  # what the last driver did before it went
+                with contextlib.suppress(TableError):
+                    await self._catch_up_locked(table)
+            if self.tables.get(table.id) is table and not table.over:
+                self._start(table)
+            elif table.over:
+                self._release(table)
+
+    async def _sweep(self) -> None:
+        """Take the tables whose process died (or that nobody took); forget the dead's sockets."""
+        assert self.cluster is not None
+        try:
+            live = await self.cluster.live_members()
+        except Exception:
+            return
+        if live != self._live:
+            gone = self._live - live
+            self._live = live
+            if gone:
+                for table in self.tables.values():
+                    if any(m in table.presence for m in gone):
+                        for m in gone:
+                            table.presence.pop(m, None)
+                        self._count_presence(table)
+        orphans = await self._db_call(self.store.orphans, live, self.cluster.member)
+        for table_id in orphans:
+            if table_id in self.cluster.leases:
+                continue
+            if not await self.cluster.try_lease(table_id):
+                continue
+            await self._db_call(self.store.set_driver, table_id, self.cluster.member)
+            held = self.tables.get(table_id)
+            if held is None:
+                row = await self._db_call(self.store.load_table, table_id)
+                revived = await self._revive(row) if row is not None and row.abandoned is None else None
+                if revived is None:
+                    await self.cluster.release(table_id)
+                    continue
+                held = self.tables.setdefault(table_id, revived)
+                self._tell("q", table_id)
+            else:
+                async with held.lock:
+                    await self._catch_up_locked(held)
+            self._start(held)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self._sweep()
+            except TableError:
+                pass  # the database is out of reach: said once
+            except Exception:
+                log.exception("taking over orphaned tables failed; will retry")
 
     # ---------------------------------------------------------------- bots
     def _bot(self, table: LiveTable, seat: int) -> BotHandle:
@@ -785,6 +1050,7 @@ class TableManager:
                     if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
                         continue
                 state = table.state  # never changed in place (act applies to a clone)
+                decision = table.decisions[seat]
                 legal = state.legal_actions(seat)
                 if not legal:
                     log.error("seat %d of table %s is to act without a legal action", seat, table.id)
@@ -803,7 +1069,7 @@ class TableManager:
                 if table.state is not state:
                     continue  # someone else moved meanwhile: decide again on the new state
                 try:
-                    await self.act(table, seat, str(action), by_bot=True)
+                    await self.act(table, seat, str(action), by_bot=True, decision=decision)
                 except TableError as e:
                     if e.code == "storage":
                         await asyncio.sleep(1.0)
@@ -824,7 +1090,10 @@ class TableManager:
         self._update_idle(table, restarted=seat)
 
     def _update_idle(self, table: LiveTable, acted: int | None = None, restarted: int | None = None) -> None:
-        """Keep one idle clock per human seat that must decide now and is not yet away."""
+        """Keep one idle clock per human seat that must decide now and is not yet away (the
+        process that drives the table does; the others hear the deadlines from it)."""
+        if not self._drives(table):
+            return
         if acted is not None:
             h = table.idle_timers.pop(acted, None)
             if h is not None:
@@ -850,6 +1119,7 @@ class TableManager:
         if deadlines != table.idle_deadlines:
             table.idle_deadlines = deadlines
             table.touch()
+            self._tell_status(table)
 
     def _idle_expired(self, table: LiveTable, seat: int) -> None:
         table.idle_timers.pop(seat, None)
@@ -859,3 +1129,4 @@ class TableManager:
         table.seats[seat].away = True
         table.touch()
         table.wake.set()
+        self._tell_status(table)
