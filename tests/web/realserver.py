@@ -19,7 +19,7 @@ def serving(app: Any, *, config: uvicorn.Config | None = None, sndbuf: int | Non
     """Serve ``app`` (or a whole ``config``) on a free 127.0.0.1 port; yields the port.
     ``sndbuf`` shrinks the send buffer of every accepted socket, so a client that stops reading
     fills it after a few kilobytes."""
-    sock = socket.socket()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # so asyncio sets TCP_NODELAY
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     if sndbuf is not None:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)

@@ -435,7 +435,8 @@ async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeou
         conn.wake.clear()
         while conn.outbox and not conn.too_slow:
             await _send(ws, conn, json.dumps(conn.outbox.popleft(), ensure_ascii=False), send_timeout)
-        if conn.dirty and conn.joined and not conn.closed and not conn.too_slow and conn.close_code is None:
+        if conn.dirty and conn.joined and not conn.hold and not conn.closed and not conn.too_slow \
+                and conn.close_code is None:
             conn.dirty = False
             await _send(ws, conn, table.message_for(conn), send_timeout)
         if conn.close_code is not None and not conn.outbox and not conn.too_slow:
@@ -478,12 +479,16 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         if not isinstance(action, str):
             _err(conn, "bad_action", "an action is text such as 'play 10D'")
             return
+        conn.hold = True  # the answer first, then the state it changed
         try:
             canonical = await manager.act(table, conn.seat, action, decision=msg.get("decision"))
         except TableError as e:
             # the sender only: its state is the table's (every change reaches it), so nothing is resent
             _err(conn, e.code, str(e))
             return
+        finally:
+            conn.hold = False
+            conn.wake.set()
         conn.push({"type": "ack", "action": canonical, "n": len(table.actions)})
     elif kind == "back":
         if conn.seat is not None:

@@ -120,6 +120,8 @@ class Connection:
     inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: the server ends the connection (the table expired): the writer sends what is queued, then closes
     close_code: int | None = None
+    #: an act of this connection is being answered: its ack goes out before the state it changed
+    hold: bool = False
 
     def close(self, code: int) -> None:
         self.close_code = code
