@@ -33,6 +33,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -85,6 +86,14 @@ actions_t = Table(
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+_IN_PLAY = (tables_t.c.id == bindparam("tid")) & tables_t.c.abandoned.is_(None) & tables_t.c.finished.is_(None)
+_APPEND = insert(actions_t)
+_ACTIVE = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"))
+_FINISH = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"), finished=bindparam("now"),
+                                                  result=bindparam("result"))
+_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
 
 
 @dataclass
@@ -218,18 +227,18 @@ class Store:
         crash can never leave a finished game looking unfinished.  A table that expired
         meanwhile takes no action (:class:`TableGone`).  ``notice`` (PostgreSQL) is sent to the
         other processes by the same transaction: delivered when, and only if, it commits."""
+        now = time.time()
         with self.engine.begin() as conn:
-            now = time.time()
-            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action, at=now))
-            values: dict[str, Any] = {"active": now}
-            if result is not None:
-                values |= {"finished": now, "result": json.dumps(result)}
-            done = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.abandoned.is_(None),
-                                                       tables_t.c.finished.is_(None)).values(**values))
+            # statements built once (the hot path: every action of every table)
+            conn.execute(_APPEND, {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "at": now})
+            if result is None:
+                done = conn.execute(_ACTIVE, {"tid": table_id, "now": now})
+            else:
+                done = conn.execute(_FINISH, {"tid": table_id, "now": now, "result": json.dumps(result)})
             if done.rowcount != 1:
                 raise TableGone(table_id)
             if notice is not None and self.postgres:
-                conn.execute(select(func.pg_notify(CHANNEL, notice)))
+                conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": notice})
 
     def actions_since(self, table_id: str, start: int) -> list[tuple[int, str]]:
         """The log from position ``start`` on: what another process appended."""
