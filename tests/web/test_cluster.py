@@ -180,7 +180,9 @@ def _replayed(store: Store, table_id: str) -> tuple[list[tuple[int, str]], bool]
 
 def test_clients_of_one_table_on_three_processes_see_the_same_game(servers: Servers, pg_url: str) -> None:
     people = _table(servers, 0, [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "normal"}],
-                    options={"target": 1}, settings={"bot_delay": 0.05})
+                    options={"target": 1}, settings={"bot_delay": 0.1})
+    store = Store(pg_url)
+    creator = store.load_table(people["id"]).driver  # type: ignore[union-attr]
 
     async def play() -> tuple[Msg, Msg, Msg]:
         a = Player(servers, people, 0, 1, seed=1)
@@ -194,10 +196,11 @@ def test_clients_of_one_table_on_three_processes_see_the_same_game(servers: Serv
     end_a, end_b, seen = asyncio.run(play())
     assert end_a["n"] == end_b["n"] == seen["n"] and end_a["result"] == end_b["result"] == seen["result"]
     assert seen["seats"][0]["name"] == end_a["seats"][0]["name"]
-    store = Store(pg_url)
     try:
         log, over = _replayed(store, people["id"])
         assert over and len(log) == seen["n"]
+        # the bots went to a process the players are at (process 0 holds only the spectator)
+        assert creator is not None and store.load_table(people["id"]).driver != creator  # type: ignore[union-attr]
     finally:
         store.close()
 

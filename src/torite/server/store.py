@@ -261,7 +261,7 @@ class Store:
                 tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None)).order_by(tables_t.c.created)).all()
         return [r.id for r in rows if r.driver is None or r.driver == me or r.driver not in live]
 
-    def set_driver(self, table_id: str, member: int) -> None:
+    def set_driver(self, table_id: str, member: int | None) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(driver=member))
 

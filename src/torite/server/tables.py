@@ -55,6 +55,8 @@ IDLE_BOT = "normal"
 #: how often an action is checked again after another process took its position in the log
 CONFLICT_RETRIES = 3
 EXPIRED = "this table expired: nobody played at it for too long"
+#: seconds a process leaves a table it handed over to the process it was handed to
+HAND_OVER_GRACE = 5.0
 MAX_SEAT_NAME = 40
 
 
@@ -389,6 +391,8 @@ class TableManager:
         self.sweep_seconds = 1.0
         self._sweeper: asyncio.Task[None] | None = None
         self._live: set[int] = set()
+        #: tables this process handed to another one lately (not taken back by the sweep at once)
+        self._handed: dict[str, float] = {}
         #: the worker processes the bots think in
         self.bots = bots if bots is not None else BotPool()
         self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
@@ -915,6 +919,8 @@ class TableManager:
                 table.wake.set()
             elif kind == "b" and self._drives(table):
                 self.returned(table, int(msg["s"]))
+            elif kind == "h" and msg.get("to") == (self.cluster.member if self.cluster else None):
+                self._background_task(self._claim(table))
             elif kind == "q":
                 if self._drives(table):
                     self._tell_status(table)
@@ -966,8 +972,34 @@ class TableManager:
             elif table.over:
                 self._release(table)
 
+    async def _hand_over(self) -> None:
+        """A table driven here whose players sit at another process is handed to that one: its
+        bots then decide where their moves are shown, and each move is applied in one process,
+        not two."""
+        assert self.cluster is not None
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.over or not self._drives(table) or any(s.connections for s in table.seats):
+                continue
+            there = [m for m, flags in table.presence.items() if m in self._live and any(flags)]
+            if not there:
+                continue
+            async with table.lock:  # not in the middle of an action
+                self._stop_driving(table)
+                await self.cluster.release(table.id)
+                with contextlib.suppress(TableError):
+                    await self._db_call(self.store.set_driver, table.id, None)
+            self._handed[table.id] = now
+            self._tell("h", table.id, to=there[0])
+            if not table.conns:
+                self.tables.pop(table.id, None)
+        for table_id, at in list(self._handed.items()):
+            if now - at > HAND_OVER_GRACE:
+                del self._handed[table_id]
+
     async def _sweep(self) -> None:
-        """Take the tables whose process died (or that nobody took); forget the dead's sockets."""
+        """Take the tables whose process died (or that nobody took); forget the dead's sockets;
+        hand tables to the process their players are at."""
         assert self.cluster is not None
         try:
             live = await self.cluster.live_members()
@@ -982,9 +1014,10 @@ class TableManager:
                         for m in gone:
                             table.presence.pop(m, None)
                         self._count_presence(table)
+        await self._hand_over()
         orphans = await self._db_call(self.store.orphans, live, self.cluster.member)
         for table_id in orphans:
-            if table_id in self.cluster.leases:
+            if table_id in self.cluster.leases or table_id in self._handed:
                 continue
             if not await self.cluster.try_lease(table_id):
                 continue
