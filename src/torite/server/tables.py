@@ -57,6 +57,8 @@ CONFLICT_RETRIES = 3
 EXPIRED = "this table expired: nobody played at it for too long"
 #: seconds a process leaves a table it handed over to the process it was handed to
 HAND_OVER_GRACE = 5.0
+#: seconds a table no socket holds (finished, or driven by another process) stays in memory
+UNUSED_SECONDS = 60.0
 MAX_SEAT_NAME = 40
 
 
@@ -173,6 +175,8 @@ class LiveTable:
     seen_at: float = 0.0
     #: other processes' seats with a socket there (member -> one flag a seat)
     presence: dict[int, list[bool]] = field(default_factory=dict)
+    #: when a request last asked for it (monotonic): an idle table no socket holds leaves memory
+    used: float = field(default_factory=time.monotonic)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
@@ -484,6 +488,12 @@ class TableManager:
             self._tell("x", i, c="expired")
         if ids:
             log.info("%d tables expired unplayed", len(ids))
+        # tables a request loaded (a record, an info) that nobody watches and this process does
+        # not drive leave memory; they are loaded again if asked for
+        quiet = time.monotonic() - UNUSED_SECONDS
+        for t in list(self.tables.values()):
+            if not t.conns and t.used < quiet and (t.over or not self._drives(t)):
+                self.tables.pop(t.id, None)
         return ids
 
     def _drop(self, table: LiveTable, code: str, message: str) -> None:
@@ -661,6 +671,7 @@ class TableManager:
         """A live table, loading (by replay) a finished or evicted one from the store."""
         t = self.tables.get(table_id)
         if t is not None:
+            t.used = time.monotonic()
             return t
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
             return None
