@@ -18,7 +18,7 @@ from torite.bots.search import ISMCTSBot
 from torite.engine.base import Action, Game
 from torite.engine.bot import Bot
 from torite.engine.registry import make_game
-from torite.server.bots import BotFailed, BotLost, BotPool
+from torite.server.bots import BotFailed, BotLost, BotPool, _Process
 
 
 class SleepyBot(Bot):
@@ -169,8 +169,8 @@ def test_a_worker_that_dies_or_hangs_loses_only_its_bots_and_is_replaced() -> No
             bot = pool.add(bot_registry.make_bot("normal", game, 0, 1))
             assert await pool.decide(bot, obs, legal) in legal
             worker = bot.worker
-            assert worker.proc is not None and worker.proc.pid != os.getpid()
-            os.kill(worker.proc.pid, signal.SIGKILL)
+            assert isinstance(worker.proc, _Process) and worker.proc.proc.pid != os.getpid()
+            os.kill(worker.proc.proc.pid, signal.SIGKILL)
             with pytest.raises(BotLost):
                 await pool.decide(bot, obs, legal)
             fresh = pool.add(bot_registry.make_bot("normal", game, 0, 1))

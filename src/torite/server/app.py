@@ -662,6 +662,7 @@ async def table_socket(ws: WebSocket) -> None:
 
 # ------------------------------------------------------------------ app
 def create_app(db_url: str | None = None, *, store: Store | None = None, bot_workers: int | None = None,
+               ray_address: str | None = None,
                limits: ServerLimits | None = None,
                max_tables: int = 2000, reports_dir: str | Path | None = REPORTS_DIR) -> Starlette:
     """The app on a database URL (default ``sqlite:///torite.db``) or on a given store;
@@ -672,7 +673,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         st = store if store is not None else Store(db_url)
-        manager = TableManager(st, bots=BotPool(bot_workers), max_tables=max_tables)
+        manager = TableManager(st, bots=BotPool(bot_workers, ray_address=ray_address), max_tables=max_tables)
         app.state.manager = manager
         with contextlib.suppress(TableError):  # tables abandoned while the server was down are not rebuilt
             await manager.expire(limits.unjoined_minutes * 60, limits.idle_hours * 3600)
@@ -725,7 +726,8 @@ def app_from_environment() -> Starlette:
     settings = json.loads(os.environ[SERVE_ENV])
     fields = dict(settings["limits"])
     fields["allowed_origins"] = tuple(fields.get("allowed_origins", ()))
-    return create_app(settings["db"], limits=ServerLimits(**fields), bot_workers=settings.get("bot_workers"))
+    return create_app(settings["db"], limits=ServerLimits(**fields), bot_workers=settings.get("bot_workers"),
+                      ray_address=settings.get("ray"))
 
 
 async def _housekeeping(manager: TableManager, limits: ServerLimits) -> None:

@@ -86,25 +86,15 @@ class _Job:
     done: asyncio.Future[Action] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
 
 
-class _Worker:
-    """One worker process and its queue of decisions, one at a time."""
+class _Process:
+    """A worker process on this machine, on pipes."""
 
-    def __init__(self, lane: str, index: int, timeout: float) -> None:
-        self.lane = lane
-        self.index = index
-        self.timeout = timeout
-        self.bots = 0
-        self.generation = 0  # grows when the process is replaced: its bots are lost
-        self.drops: list[int] = []
-        self.queue: asyncio.Queue[_Job] = asyncio.Queue()
-        self.proc: asyncio.subprocess.Process | None = None
-        self.busy = False
-        self.task: asyncio.Task[None] | None = None
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.name = f"pid {proc.pid}"
 
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"bots-{self.lane}-{self.index}")
-
-    async def _spawn(self) -> asyncio.subprocess.Process:
+    @classmethod
+    async def start(cls) -> _Process:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "torite.server.botworker", stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE, env=_worker_env())
@@ -116,24 +106,106 @@ class _Worker:
         except BaseException:
             await _end(proc, 0.0)
             raise
-        return proc
+        return cls(proc)
 
-    async def _ask(self, proc: asyncio.subprocess.Process, data: bytes) -> tuple[str, Any]:
+    async def ask(self, data: bytes) -> bytes:
+        proc = self.proc
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(HEADER.pack(len(data)) + data)
         await proc.stdin.drain()
         (size,) = HEADER.unpack(await proc.stdout.readexactly(HEADER.size))
-        reply: tuple[str, Any] = pickle.loads(await proc.stdout.readexactly(size))
-        return reply
+        return await proc.stdout.readexactly(size)
+
+    async def end(self, grace: float) -> None:
+        await _end(self.proc, grace)
+
+
+class _RayActor:
+    """A worker on a Ray cluster: an actor keeping bots (``torite.server.botworker.BotHost``)."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+        self.name = "a Ray actor"
+
+    @classmethod
+    async def start(cls, address: str) -> _RayActor:
+        host = await asyncio.to_thread(_ray_host, address)
+        actor = host.options(max_concurrency=1).remote()
+        await asyncio.wait_for(actor.ready.remote(), STARTUP_SECONDS)
+        return cls(actor)
+
+    async def ask(self, data: bytes) -> bytes:
+        out: bytes = await self.actor.decide.remote(data)
+        return out
+
+    async def end(self, grace: float) -> None:
+        import ray
+
+        with contextlib.suppress(Exception):
+            ray.kill(self.actor)
+
+
+_ray_hosts: dict[str, Any] = {}
+
+
+def _ray_host(address: str) -> Any:
+    """The bot host actor class on the Ray cluster at ``address`` (Ray joined once)."""
+    if address not in _ray_hosts:
+        try:
+            import ray
+        except ImportError:
+            raise BotFailed("bots on Ray need Ray, which is not installed here: pip install 'torite[ray]'") from None
+        from torite.server.botworker import BotHost
+
+        if not ray.is_initialized():
+            ray.init(address=None if address == "local" else address, include_dashboard=False,
+                     log_to_driver=False)
+        _ray_hosts[address] = ray.remote(BotHost)
+    return _ray_hosts[address]
+
+
+class _Worker:
+    """One worker (a process here, or a Ray actor) and its queue of decisions, one at a time."""
+
+    def __init__(self, lane: str, index: int, timeout: float, ray_address: str | None = None) -> None:
+        self.lane = lane
+        self.index = index
+        self.timeout = timeout
+        self.ray_address = ray_address
+        self.bots = 0
+        self.generation = 0  # grows when the worker is replaced: its bots are lost
+        self.drops: list[int] = []
+        self.queue: asyncio.Queue[_Job] = asyncio.Queue()
+        self.proc: _Process | _RayActor | None = None
+        self.busy = False
+        self.task: asyncio.Task[None] | None = None
+        self.warming: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"bots-{self.lane}-{self.index}")
+
+    def warm(self) -> None:
+        """Start the process before its first decision is asked for."""
+        self.warming = asyncio.get_running_loop().create_task(self._warm())
+
+    async def _warm(self) -> None:
+        if self.proc is None:
+            with contextlib.suppress(Exception):
+                self.proc = await self._spawn()
+
+    async def _spawn(self) -> _Process | _RayActor:
+        if self.ray_address is not None:
+            return await _RayActor.start(self.ray_address)
+        return await _Process.start()
 
     async def _dead(self, why: str) -> None:
-        """The process is gone (or is being killed): its bots are lost; a new one starts with the
+        """The worker is gone (or is being killed): its bots are lost; a new one starts with the
         next decision."""
         proc, self.proc = self.proc, None
         if proc is not None:
-            await _end(proc, 0.0)
-            log.warning("bot worker %s-%d (pid %s) is gone (%s): its %d bots start afresh",
-                        self.lane, self.index, proc.pid, why, self.bots)
+            await proc.end(0.0)
+            log.warning("bot worker %s-%d (%s) is gone (%s): its %d bots start afresh",
+                        self.lane, self.index, proc.name, why, self.bots)
         self.generation += 1
         self.bots = 0
         self.drops = []
@@ -144,6 +216,9 @@ class _Worker:
             if job.handle.lost:
                 job.done.set_exception(BotLost())
                 continue
+            if self.warming is not None:
+                await self.warming  # the process being started ahead
+                self.warming = None
             if self.proc is None:
                 try:
                     self.proc = await self._spawn()
@@ -163,11 +238,11 @@ class _Worker:
             handle.blob = None
             self.busy = True
             try:
-                status, value = await asyncio.wait_for(self._ask(self.proc, data), self.timeout)
+                status, value = pickle.loads(await asyncio.wait_for(self.proc.ask(data), self.timeout))
             except TimeoutError:
                 await self._dead(f"a decision took over {self.timeout:g} s")
                 status, value = "lost", None
-            except (OSError, EOFError, asyncio.IncompleteReadError, pickle.UnpicklingError):
+            except Exception:  # the pipe broke, the process or the actor died
                 await self._dead("it exited")
                 status, value = "lost", None
             finally:
@@ -182,13 +257,14 @@ class _Worker:
                 job.done.set_exception(BotLost())
 
     async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        for task in (self.task, self.warming):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         proc, self.proc = self.proc, None
         if proc is not None:
-            await _end(proc, 5.0)
+            await proc.end(5.0)
 
 
 async def _end(proc: asyncio.subprocess.Process, grace: float) -> None:
@@ -213,23 +289,28 @@ class BotPool:
     the machine's cores), ``quick_workers`` for rule-of-thumb bots."""
 
     def __init__(self, think_workers: int | None = None, quick_workers: int = 2, *, max_pending: int = 256,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, ray_address: str | None = None) -> None:
         think = think_workers if think_workers is not None else (os.cpu_count() or 1)
         if think < 1 or quick_workers < 1 or max_pending < 1 or timeout <= 0:
             raise ValueError("a bot pool needs at least one worker a lane, max_pending >= 1 and a positive timeout")
         self.sizes = {"quick": quick_workers, "think": think}
         self.max_pending = max_pending
         self.timeout = timeout
+        #: the searches think on this Ray cluster ("local": one started here) instead of in local processes
+        self.ray_address = ray_address
         self.lanes: dict[str, list[_Worker]] = {}
         self._room: dict[str, asyncio.Semaphore] = {}
         self._keys = itertools.count(1)
 
     async def start(self) -> None:
         for lane in LANES:
-            self.lanes[lane] = [_Worker(lane, i, self.timeout) for i in range(self.sizes[lane])]
+            ray = self.ray_address if lane == "think" else None  # rule bots stay near: they are quick
+            self.lanes[lane] = [_Worker(lane, i, self.timeout, ray) for i in range(self.sizes[lane])]
             self._room[lane] = asyncio.Semaphore(self.max_pending)
             for w in self.lanes[lane]:
                 w.start()
+        # the first quick worker loads the games now, so the first rule bot's decision does not wait for it
+        self.lanes["quick"][0].warm()
 
     async def stop(self) -> None:
         for workers in self.lanes.values():

@@ -31,31 +31,58 @@ def read_frame(stream: BinaryIO) -> bytes | None:
     return data if len(data) == size else None
 
 
-def serve(inp: BinaryIO, out: BinaryIO) -> None:
-    from torite.engine.bot import Bot
+def answer(bots: dict[int, Any], data: bytes) -> bytes:
+    """One request to the bots kept in ``bots``: its answer, pickled."""
+    drops, key, blob, obs, legal = pickle.loads(data)
+    for k in drops:
+        bots.pop(k, None)
+    if blob is not None:
+        bots[key] = pickle.loads(blob)
+    bot = bots.get(key)
+    reply: tuple[str, Any]
+    if bot is None:
+        reply = ("lost", None)
+    else:
+        try:
+            reply = ("ok", bot.act(obs, legal))
+        except Exception as e:
+            reply = ("failed", f"{type(e).__name__}: {e}")
+    return pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
 
-    bots: dict[int, Bot] = {}
+
+def serve(inp: BinaryIO, out: BinaryIO) -> None:
+    bots: dict[int, Any] = {}
     while True:
         data = read_frame(inp)
         if data is None:
             return  # the server is gone
-        drops, key, blob, obs, legal = pickle.loads(data)
-        for k in drops:
-            bots.pop(k, None)
-        if blob is not None:
-            bots[key] = pickle.loads(blob)
-        bot = bots.get(key)
-        reply: tuple[str, Any]
-        if bot is None:
-            reply = ("lost", None)
-        else:
-            try:
-                reply = ("ok", bot.act(obs, legal))
-            except Exception as e:
-                reply = ("failed", f"{type(e).__name__}: {e}")
-        body = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        body = answer(bots, data)
         out.write(HEADER.pack(len(body)) + body)
         out.flush()
+
+
+class BotHost:
+    """The same keeper of bots as a Ray actor (``torite serve --ray ADDRESS``): one decision at a
+    time, its bots kept between them."""
+
+    def __init__(self) -> None:
+        self.bots: dict[int, Any] = {}
+        load_games()
+
+    def ready(self) -> bool:
+        return True
+
+    def decide(self, data: bytes) -> bytes:
+        return answer(self.bots, data)
+
+
+def load_games() -> None:
+    import torite.bots  # noqa: F401  (registers the search levels)
+    from torite.engine.registry import game_class, game_ids
+
+    for gid in game_ids():
+        with contextlib.suppress(Exception):  # a game that cannot load fails where it is used
+            game_class(gid)
 
 
 def main() -> None:
@@ -66,12 +93,7 @@ def main() -> None:
     out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a bot's print must not break the frames
     sys.stdout = sys.stderr
-    import torite.bots  # noqa: F401  (registers the search levels)
-    from torite.engine.registry import game_class, game_ids
-
-    for gid in game_ids():
-        with contextlib.suppress(Exception):  # a game that cannot load fails where it is used
-            game_class(gid)
+    load_games()
     out.write(HEADER.pack(len(READY)) + READY)  # loaded: the time a decision may take starts now
     out.flush()
     serve(sys.stdin.buffer, out)

@@ -80,6 +80,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as e:
         print(f"torite serve: {e}", file=sys.stderr)
         return 2
+    if args.ray is not None:
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            print("torite serve: --ray needs Ray, which is not installed here: pip install 'torite[ray]'",
+                  file=sys.stderr)
+            return 2
     if args.workers < 1:
         print("torite serve: --workers must be at least 1", file=sys.stderr)
         return 2
@@ -93,11 +100,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # processes, restarts one that dies, and shares the one listening socket between them)
         if bot_workers is None:
             bot_workers = max(1, (os.cpu_count() or 1) // args.workers)
-        os.environ[SERVE_ENV] = json.dumps({"db": args.db, "bot_workers": bot_workers,
+        os.environ[SERVE_ENV] = json.dumps({"db": args.db, "bot_workers": bot_workers, "ray": args.ray,
                                             "limits": dataclasses.asdict(limits)})
         app: Any = "torite.server.app:app_from_environment"
     else:
-        app = create_app(args.db, limits=limits, bot_workers=bot_workers)
+        app = create_app(args.db, limits=limits, bot_workers=bot_workers, ray_address=args.ray)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
@@ -157,6 +164,9 @@ def add_serve_command(sub: Any) -> None:
     s.add_argument("--bot-workers", type=int, default=None, metavar="N",
                    help="worker processes the search bots of each server process think in (default: the cores "
                         "shared among the server processes; rule-of-thumb bots have two of their own)")
+    s.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="the search bots think on this Ray cluster (ADDRESS as ray.init takes it, e.g. auto or "
+                        "ray://host:10001; local: start one here) instead of in local worker processes")
     s.add_argument("--retention-days", type=float, default=30.0,
                    help="finished tables and their records are kept this many days, then deleted (default 30)")
     s.add_argument("--unjoined-minutes", type=float, default=60.0,
