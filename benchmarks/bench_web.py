@@ -102,8 +102,8 @@ def children(pid: int) -> list[int]:
 
 # ------------------------------------------------------------------ servers
 class Servers:
-    def __init__(self, db: str, n: int, limits: dict[str, Any], src: str | None) -> None:
-        self.db, self.limits, self.src = db, limits, src
+    def __init__(self, db: str, n: int, limits: dict[str, Any], src: str | None, deflate: bool = True) -> None:
+        self.db, self.limits, self.src, self.deflate = db, limits, src, deflate
         self.ports = [free_port() for _ in range(n)]
         self.procs: list[subprocess.Popen[bytes]] = []
         for i in range(n):
@@ -118,7 +118,7 @@ class Servers:
                 "fields = {f.name for f in dataclasses.fields(ServerLimits)}\n"
                 f"limits = ServerLimits(**{{k: v for k, v in {self.limits!r}.items() if k in fields}})\n"
                 f"uvicorn.run(create_app({self.db!r}, limits=limits), host='127.0.0.1', port={self.ports[i]}, "
-                "log_level='error')\n")
+                f"log_level='error', ws_per_message_deflate={self.deflate!r})\n")
         env = os.environ.copy()
         if self.src:
             env["PYTHONPATH"] = self.src
@@ -140,11 +140,20 @@ class Servers:
         self.procs[i].wait()
         self.procs[i] = self._spawn(i)
 
-    def cpu(self) -> tuple[float, float]:
-        """CPU seconds so far: the server processes, and their bot workers."""
+    def cpu(self) -> tuple[float, float, float]:
+        """CPU seconds so far: the server processes, their bot workers, and the PostgreSQL
+        backends serving this run's database."""
         servers = sum(cpu_seconds(p.pid) for p in self.procs)
         workers = sum(cpu_seconds(c) for p in self.procs for c in children(p.pid))
-        return servers, workers
+        db = 0.0
+        if self.db.startswith("postgresql"):
+            name = self.db.rsplit("/", 1)[1].encode()
+            for d in Path("/proc").iterdir():
+                if d.name.isdigit():
+                    with contextlib.suppress(OSError):
+                        if name in (d / "cmdline").read_bytes():
+                            db += cpu_seconds(int(d.name))
+        return servers, workers, db
 
     def rss(self) -> float:
         return sum(rss_mib(p.pid) for p in self.procs)
@@ -433,7 +442,8 @@ async def run(args: argparse.Namespace, servers: Servers, db: str) -> dict[str, 
         return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 2) if lat else float("nan")
 
     out: dict[str, Any] = {
-        "tables": args.tables, "processes": args.processes, "seconds": round(elapsed, 1), "bots": args.bots,
+        "tables": args.tables, "processes": args.processes, "deflate": args.deflate, "seconds": round(elapsed, 1),
+        "bots": args.bots,
         "options": options, "think_seconds": args.think, "bot_delay_seconds": args.bot_delay,
         "moves_per_second": round(stats.server_moves / elapsed, 1),
         "client_moves_per_second": round(stats.client_moves / elapsed, 1),
@@ -442,6 +452,7 @@ async def run(args: argparse.Namespace, servers: Servers, db: str) -> dict[str, 
                        "samples": len(lat)},
         "server_cpu_percent": round(100 * (cpu1[0] - cpu0[0]) / elapsed, 1) if not kills else None,
         "bot_workers_cpu_percent": round(100 * (cpu1[1] - cpu0[1]) / elapsed, 1) if not kills else None,
+        "postgresql_cpu_percent": round(100 * (cpu1[2] - cpu0[2]) / elapsed, 1) if not kills else None,
         "errors": stats.errors, "error_samples": stats.error_samples,
         "rss_mib": {"before": round(rss0, 1), "with_tables": round(rss1, 1), "after_run": round(rss2, 1)},
         "kib_per_table": round((rss1 - rss0) * 1024 / max(1, args.tables), 1),
@@ -469,6 +480,8 @@ def main() -> int:
                                                      "a fresh database, dropped after")
     p.add_argument("--kills", type=int, default=0, help="kill -9 a server process this many times (restarted)")
     p.add_argument("--abuse", choices=["flood", "storm", "mute", "pings", "hard", "tables"])
+    p.add_argument("--deflate", choices=["on", "off"], default="on",
+                   help="compress WebSocket messages (permessage-deflate; default on, as torite serve)")
     p.add_argument("--baseline", metavar="SRC", help="run the server from this source tree (another checkout's src)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
@@ -481,7 +494,7 @@ def main() -> int:
             from torite.server.store import Store
 
             Store(db).close()  # the schema, once, before the processes start
-        servers = Servers(db, args.processes, limits, args.baseline)
+        servers = Servers(db, args.processes, limits, args.baseline, args.deflate == "on")
         try:
             out = asyncio.run(run(args, servers, db))
         finally:

@@ -423,7 +423,8 @@ async def _send(ws: WebSocket, conn: Connection, text: str, timeout: float) -> N
     """One frame, or the connection marked too slow: a client that stops reading must not hold
     a send (and everything queued behind it) for ever."""
     try:
-        await asyncio.wait_for(ws.send_text(text), timeout)
+        async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for: every frame passes here
+            await ws.send_text(text)
     except TimeoutError:
         conn.too_slow = True
 

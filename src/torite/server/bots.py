@@ -31,8 +31,9 @@ import logging
 import os
 import pickle
 import sys
+from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from torite.engine.base import Action
@@ -78,14 +79,6 @@ class BotHandle:
         return self.generation != self.worker.generation
 
 
-@dataclass(eq=False)
-class _Job:
-    handle: BotHandle
-    obs: Mapping[str, Any]
-    legal: Sequence[Action]
-    done: asyncio.Future[Action] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
 class _Process:
     """A worker process on this machine, on pipes."""
 
@@ -108,13 +101,19 @@ class _Process:
             raise
         return cls(proc)
 
-    async def ask(self, data: bytes) -> bytes:
-        proc = self.proc
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(HEADER.pack(len(data)) + data)
-        await proc.stdin.drain()
-        (size,) = HEADER.unpack(await proc.stdout.readexactly(HEADER.size))
-        return await proc.stdout.readexactly(size)
+    def send(self, data: bytes) -> None:
+        """A request on its way (asyncio buffers what the pipe cannot take yet)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(HEADER.pack(len(data)) + data)
+
+    async def receive(self) -> bytes:
+        assert self.proc.stdout is not None
+        (size,) = HEADER.unpack(await self.proc.stdout.readexactly(HEADER.size))
+        return await self.proc.stdout.readexactly(size)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
 
     async def end(self, grace: float) -> None:
         await _end(self.proc, grace)
@@ -165,7 +164,10 @@ def _ray_host(address: str) -> Any:
 
 
 class _Worker:
-    """One worker (a process here, or a Ray actor) and its queue of decisions, one at a time."""
+    """One worker (a process here, or a Ray actor) and the decisions sent to it, answered one at a
+    time in the order sent.  A request is written at once (the pipe and asyncio's buffer hold the
+    ones waiting) and its answer comes back on a future: a caller that stops waiting (its table
+    ended) leaves nothing out of step."""
 
     def __init__(self, lane: str, index: int, timeout: float, ray_address: str | None = None) -> None:
         self.lane = lane
@@ -175,94 +177,141 @@ class _Worker:
         self.bots = 0
         self.generation = 0  # grows when the worker is replaced: its bots are lost
         self.drops: list[int] = []
-        self.queue: asyncio.Queue[_Job] = asyncio.Queue()
         self.proc: _Process | _RayActor | None = None
-        self.busy = False
-        self.task: asyncio.Task[None] | None = None
-        self.warming: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"bots-{self.lane}-{self.index}")
+        self.waiting: deque[asyncio.Future[tuple[str, Any]]] = deque()
+        self._starting: asyncio.Task[_Process | _RayActor] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._why = "it exited"
 
     def warm(self) -> None:
-        """Start the process before its first decision is asked for."""
-        self.warming = asyncio.get_running_loop().create_task(self._warm())
-
-    async def _warm(self) -> None:
-        if self.proc is None:
-            with contextlib.suppress(Exception):
-                self.proc = await self._spawn()
+        """Start the worker before its first decision is asked for."""
+        self._starting = asyncio.get_running_loop().create_task(self._spawn())
 
     async def _spawn(self) -> _Process | _RayActor:
         if self.ray_address is not None:
             return await _RayActor.start(self.ray_address)
         return await _Process.start()
 
-    async def _dead(self, why: str) -> None:
-        """The worker is gone (or is being killed): its bots are lost; a new one starts with the
-        next decision."""
-        proc, self.proc = self.proc, None
-        if proc is not None:
-            await proc.end(0.0)
-            log.warning("bot worker %s-%d (%s) is gone (%s): its %d bots start afresh",
-                        self.lane, self.index, proc.name, why, self.bots)
-        self.generation += 1
-        self.bots = 0
-        self.drops = []
-
-    async def _run(self) -> None:
-        while True:
-            job = await self.queue.get()
-            if job.handle.lost:
-                job.done.set_exception(BotLost())
-                continue
-            if self.warming is not None:
-                await self.warming  # the process being started ahead
-                self.warming = None
-            if self.proc is None:
-                try:
-                    self.proc = await self._spawn()
-                except Exception as e:
-                    log.error("cannot start a bot worker: %s", e)
-                    job.done.set_exception(BotLost())
-                    await asyncio.sleep(1.0)
-                    continue
-            handle = job.handle
+    async def _ready(self) -> _Process | _RayActor:
+        """The worker, started (once, whoever asks first) if it is not."""
+        while self.proc is None:
+            if self._starting is None:
+                self._starting = asyncio.get_running_loop().create_task(self._spawn())
+            starting = self._starting
             try:
-                data = pickle.dumps((self.drops, handle.key, handle.blob, job.obs, job.legal),
-                                    protocol=pickle.HIGHEST_PROTOCOL)
+                proc = await asyncio.shield(starting)
+            except asyncio.CancelledError:
+                raise
             except Exception as e:
-                job.done.set_exception(BotFailed(f"cannot send the decision to a worker: {e}"))
-                continue
-            self.drops = []
-            handle.blob = None
-            self.busy = True
+                if self._starting is starting:
+                    self._starting = None
+                    log.error("cannot start a bot worker: %s", e)
+                raise BotLost() from None
+            if self._starting is starting:
+                self._starting = None
+                self.proc = proc
+                if isinstance(proc, _Process):
+                    self._why = "it exited"
+                    self._reader = asyncio.get_running_loop().create_task(self._read(proc))
+        return self.proc
+
+    async def ask(self, handle: BotHandle, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        proc = await self._ready()
+        if handle.lost:
+            raise BotLost()
+        try:
+            data = pickle.dumps((self.drops, handle.key, handle.blob, obs, legal), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as e:
+            raise BotFailed(f"cannot send the decision to a worker: {e}") from None
+        self.drops = []
+        handle.blob = None
+        if isinstance(proc, _RayActor):
             try:
-                status, value = pickle.loads(await asyncio.wait_for(self.proc.ask(data), self.timeout))
+                async with asyncio.timeout(self.timeout):
+                    reply = await proc.ask(data)
             except TimeoutError:
-                await self._dead(f"a decision took over {self.timeout:g} s")
-                status, value = "lost", None
-            except Exception:  # the pipe broke, the process or the actor died
-                await self._dead("it exited")
-                status, value = "lost", None
-            finally:
-                self.busy = False
-            if job.done.done():
-                continue
-            if status == "ok":
-                job.done.set_result(value)
-            elif status == "failed":
-                job.done.set_exception(BotFailed(value))
-            else:
-                job.done.set_exception(BotLost())
+                await self._dead(proc, f"a decision took over {self.timeout:g} s")
+                raise BotLost() from None
+            except Exception:
+                await self._dead(proc, "it died")
+                raise BotLost() from None
+            status, value = pickle.loads(reply)
+        else:
+            done: asyncio.Future[tuple[str, Any]] = asyncio.get_running_loop().create_future()
+            self.waiting.append(done)
+            if len(self.waiting) == 1:
+                self._arm()
+            proc.send(data)
+            status, value = await done
+        if status == "ok":
+            action: Action = value
+            return action
+        if status == "failed":
+            raise BotFailed(value)
+        raise BotLost()
+
+    def _arm(self) -> None:
+        """The decision at the head of the line has ``timeout`` seconds from now."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(self.timeout, self._too_long) if self.waiting else None
+
+    def _too_long(self) -> None:
+        self._timer = None
+        proc = self.proc
+        if isinstance(proc, _Process):
+            self._why = f"a decision took over {self.timeout:g} s"
+            proc.kill()  # its reader sees the end and loses its bots
+
+    async def _read(self, proc: _Process) -> None:
+        """Answers, in the order the requests went; the end of the pipe is the worker's end."""
+        try:
+            while True:
+                reply = pickle.loads(await proc.receive())
+                if self.waiting:
+                    done = self.waiting.popleft()
+                    if not done.done():
+                        done.set_result(reply)
+                    self._arm()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            await self._dead(proc, self._why)
+
+    async def _dead(self, proc: _Process | _RayActor, why: str) -> None:
+        """The worker is gone (or is being killed): its bots are lost, and every decision waiting
+        on it; a new one starts with the next decision."""
+        if self.proc is not proc:
+            return
+        self.proc = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        waiting, self.waiting = self.waiting, deque()
+        for done in waiting:
+            if not done.done():
+                done.set_result(("lost", None))
+        self.generation += 1
+        lost, self.bots, self.drops = self.bots, 0, []
+        await proc.end(0.0)
+        log.warning("bot worker %s-%d (%s) is gone (%s): its %d bots start afresh",
+                    self.lane, self.index, proc.name, why, lost)
 
     async def stop(self) -> None:
-        for task in (self.task, self.warming):
+        starting, reader = self._starting, self._reader
+        self._starting = self._reader = None
+        for task in (starting, reader):
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        if self._timer is not None:
+            self._timer.cancel()
         proc, self.proc = self.proc, None
+        if proc is None and starting is not None and starting.done() and not starting.cancelled() \
+                and starting.exception() is None:
+            proc = starting.result()
         if proc is not None:
             await proc.end(5.0)
 
@@ -307,8 +356,6 @@ class BotPool:
             ray = self.ray_address if lane == "think" else None  # rule bots stay near: they are quick
             self.lanes[lane] = [_Worker(lane, i, self.timeout, ray) for i in range(self.sizes[lane])]
             self._room[lane] = asyncio.Semaphore(self.max_pending)
-            for w in self.lanes[lane]:
-                w.start()
         # the first quick worker loads the games now, so the first rule bot's decision does not wait for it
         self.lanes["quick"][0].warm()
 
@@ -319,7 +366,7 @@ class BotPool:
 
     def pending(self, lane: str) -> int:
         """Decisions queued or being made in a lane."""
-        return sum(w.queue.qsize() + w.busy for w in self.lanes[lane])
+        return sum(len(w.waiting) for w in self.lanes[lane])
 
     def add(self, bot: Bot) -> BotHandle:
         """Give a new bot to the least busy worker of its lane."""
@@ -346,11 +393,8 @@ class BotPool:
         """The bot's choice among ``legal`` (raises :class:`BotLost` or :class:`BotFailed`)."""
         if handle.lost:
             raise BotLost()
-        room = self._room[handle.worker.lane]
-        async with room:
-            job = _Job(handle, obs, legal)
-            handle.worker.queue.put_nowait(job)
-            action = await job.done
+        async with self._room[handle.worker.lane]:
+            action = await handle.worker.ask(handle, obs, legal)
         if action not in legal:
             raise BotFailed(f"the bot chose {action}, which is not a legal action")
         return action

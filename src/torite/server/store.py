@@ -94,6 +94,22 @@ _ACTIVE = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"))
 _FINISH = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"), finished=bindparam("now"),
                                                   result=bindparam("result"))
 _NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+#: PostgreSQL: the append as one statement (one round trip, and a transaction of its own).  The
+#: update takes the table's row lock (so an expiry waits for it, or it sees the expiry); the
+#: action is inserted only if the table was updated, i.e. still in play; a position already taken
+#: fails the whole statement; the notice goes with the inserted action (delivered at commit).
+_PG_APPEND = """
+WITH upd AS (
+    UPDATE tables SET active = %(now)s,
+        finished = CASE WHEN %(result)s::text IS NULL THEN finished ELSE %(now)s END,
+        result = COALESCE(%(result)s::text, result)
+    WHERE id = %(tid)s AND abandoned IS NULL AND finished IS NULL RETURNING id),
+ins AS (
+    INSERT INTO actions (table_id, idx, seat, action, at)
+    SELECT id, %(idx)s, %(seat)s, %(action)s, %(now)s FROM upd RETURNING 1)
+SELECT (SELECT count(*) FROM ins),
+    (SELECT count(pg_notify(%(channel)s, %(notice)s)) FROM ins WHERE %(notice)s <> '')
+"""
 
 
 @dataclass
@@ -142,7 +158,9 @@ def _make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    return create_engine(_with_driver(url), pool_pre_ping=True, pool_size=DB_THREADS, max_overflow=2)
+    # no ping before each use (a round trip per action): a connection the database dropped fails
+    # once, is thrown away by the pool, and the next use gets a new one
+    return create_engine(_with_driver(url), pool_size=DB_THREADS, max_overflow=2)
 
 
 class _Lost(Exception):
@@ -228,6 +246,9 @@ class Store:
         meanwhile takes no action (:class:`TableGone`).  ``notice`` (PostgreSQL) is sent to the
         other processes by the same transaction: delivered when, and only if, it commits."""
         now = time.time()
+        if self.postgres:
+            self._append_pg(table_id, idx, seat, action, now, result, notice)
+            return
         with self.engine.begin() as conn:
             # statements built once (the hot path: every action of every table)
             conn.execute(_APPEND, {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "at": now})
@@ -239,6 +260,18 @@ class Store:
                 raise TableGone(table_id)
             if notice is not None and self.postgres:
                 conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": notice})
+
+    def _append_pg(self, table_id: str, idx: int, seat: int, action: str, now: float,
+                   result: dict[str, Any] | None, notice: str | None) -> None:
+        """The same on PostgreSQL in one statement, so one round trip: a statement is a
+        transaction of its own, the insert, the table's mark and the notice all or nothing."""
+        params = {"tid": table_id, "idx": idx, "seat": seat, "action": action, "now": now,
+                  "result": json.dumps(result) if result is not None else None,
+                  "channel": CHANNEL, "notice": notice or ""}
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            row = conn.exec_driver_sql(_PG_APPEND, params).one()
+        if row[0] != 1:
+            raise TableGone(table_id)
 
     def actions_since(self, table_id: str, start: int) -> list[tuple[int, str]]:
         """The log from position ``start`` on: what another process appended."""

@@ -181,6 +181,7 @@ class LiveTable:
     changed_at: float = field(default_factory=time.time)
     _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
     _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    _scanned: dict[int | None, tuple[int, int]] = field(default_factory=dict)  # events looked at, lines
 
     def __post_init__(self) -> None:
         if not self.decisions:
@@ -209,26 +210,31 @@ class LiveTable:
 
     # ------------------------------------------------------------------ views
     def log_for(self, key: int | None) -> list[dict[str, Any]]:
-        """Log lines ``key`` may see, extended incrementally from ``events_for(key)``; each line's
-        ``text`` is by language."""
+        """Log lines ``key`` may see (its ``events_for(key)``), extended from where the last call
+        stopped (the events are only ever appended: nothing before is looked at again); each
+        line's ``text`` is by language."""
         cached = self._logs.setdefault(key, [])
-        done = cached[-1]["i"] + 1 if cached else 0
-        events = self.state.events_for(key)
-        if done > len(events):  # a game that trimmed its events: start over
+        events = self.state.events
+        scanned, count = self._scanned.get(key, (0, 0))
+        if scanned > len(events):  # a game that trimmed its events: start over
             cached.clear()
-            done = 0
-        for i in range(done, len(events)):
-            text = labels.event_texts(self.game, events[i], self.seat_names())
+            scanned = count = 0
+        for e in events[scanned:]:
+            if not e.visible_to(key):
+                continue
+            text = labels.event_texts(self.game, e, self.seat_names())
             if text is not None:
-                line = {"i": i, "text": text, "kind": events[i].kind}
-                if events[i].kind in _LOG_DATA:
+                line = {"i": count, "text": text, "kind": e.kind}
+                if e.kind in _LOG_DATA:
                     # the table shows these as well as saying them: a finished trick stays on
                     # the table a moment, a round's end opens its summary
-                    line["data"] = events[i].data
+                    line["data"] = e.data
                 cached.append(line)
+            count += 1
+        self._scanned[key] = (len(events), count)
         # remember how far we looked even when the last events had no text
-        if events and (not cached or cached[-1]["i"] != len(events) - 1):
-            cached.append({"i": len(events) - 1, "text": None})
+        if count and (not cached or cached[-1]["i"] != count - 1):
+            cached.append({"i": count - 1, "text": None})
         return cached
 
     def view_json(self, key: int | None) -> str:
