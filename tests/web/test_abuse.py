@@ -395,3 +395,20 @@ def test_a_database_outage_is_a_503_said_once_in_the_log_and_play_resumes_after(
     assert [r.levelname for r in records] == ["ERROR", "WARNING"], [r.getMessage() for r in records]
     assert "cannot be reached" in records[0].getMessage() and records[0].exc_info is None
     assert "back" in records[1].getMessage()
+
+
+def test_a_flooding_connection_is_closed_and_its_address_waits_before_connecting_again() -> None:
+    limits = ServerLimits(messages_per_second=5, messages_burst=1, message_queue=2, flood_close=5,
+                          flood_cooldown=60)
+    with TestClient(create_app("sqlite://", limits=limits)) as c:
+        t = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
+        with c.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            for _ in range(20):
+                ws.send_json({"type": "ping"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                recv_until(ws, lambda m: False)
+            assert closed.value.code == 1008
+        with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(f"/ws/tables/{t['id']}"):
+            pass
+        assert refused.value.code == 4429  # before the handshake: it costs the server next to nothing
+        assert c.get(f"/api/tables/{t['id']}").status_code == 200  # the rest of the site still answers

@@ -597,6 +597,11 @@ async def table_socket(ws: WebSocket) -> None:
     if not origin_allowed(ws.headers, limits.allowed_origins):
         await ws.close(code=4403)  # before the handshake: the page of another site gets a 403
         return
+    address = _client_key(ws)
+    penalties: dict[str, float] = ws.app.state.penalties
+    if penalties.get(address, 0.0) > time.monotonic():
+        await ws.close(code=4429)  # an address that just flooded: refused before the handshake, cheaply
+        return
     await ws.accept()
     try:
         table = await manager.get(ws.path_params["table_id"])
@@ -606,7 +611,6 @@ async def table_socket(ws: WebSocket) -> None:
     if table is None:
         await _refuse(ws, "not_found", "no such table", 4404)
         return
-    address = _client_key(ws)
     counts: SocketCounts = ws.app.state.sockets
     refusal = counts.admit(address, table.id, limits)
     if refusal is not None:
@@ -647,6 +651,13 @@ async def table_socket(ws: WebSocket) -> None:
         pass
     finally:
         notice.cancel()
+        if close_code == 1008:
+            # flooding, or not reading: its address waits a while before it may connect again
+            penalties[address] = time.monotonic() + limits.flood_cooldown
+            if len(penalties) > 10_000:
+                now = time.monotonic()
+                for a in [a for a, until in penalties.items() if until <= now]:
+                    del penalties[a]
         counts.release(address, table.id)
         manager.detach(table, conn)
         conn.closed = True
@@ -713,6 +724,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.table_limiter = limits.table_limiter()
     app.state.address_limiter = limits.address_message_limiter()
     app.state.sockets = SocketCounts()
+    app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)
     return app

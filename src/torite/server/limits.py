@@ -11,6 +11,8 @@ for its own messages): ``burst`` at once, then ``rate`` per second.  What happen
   has had ``flood_close`` messages refused is closed (1008);
 * a connection whose replies pile up unread (``max_outbox`` of them, or a send that does not
   finish in ``send_timeout`` seconds) is closed (1008);
+* an address whose connection was so closed may not open a WebSocket for ``flood_cooldown``
+  seconds (refused before the handshake, which costs the server next to nothing);
 * sockets beyond ``sockets_per_address`` from one address, or ``sockets_per_table`` at one
   table, get the error ``too_many_sockets`` and are closed.
 
@@ -71,6 +73,7 @@ class ServerLimits:
     address_messages_burst: int = 400
     message_queue: int = 100  # messages a connection may have waiting for their turn
     flood_close: int = 1000  # refused messages after which a connection is closed
+    flood_cooldown: float = 10.0  # seconds an address so closed may not connect again
     max_outbox: int = 100  # replies a connection may leave unread before it is closed
     send_timeout: float = 30.0  # seconds a send may wait for a client that does not read
     sockets_per_address: int = 32
@@ -86,6 +89,7 @@ class ServerLimits:
 
     def __post_init__(self) -> None:
         for name in ("tables_per_minute", "messages_per_second", "address_messages_per_second", "send_timeout",
+                     "flood_cooldown",
                      "unjoined_minutes", "idle_hours", "retention_days", "prune_every_seconds",
                      "expire_every_seconds"):
             if getattr(self, name) <= 0:
