@@ -146,7 +146,9 @@
         $("notfound").classList.remove("hidden");
         setConn("table.not_found");
       } else {
-        toast(T.t("error.generic", { message: msg.message }));
+        // a refusal the page has words for is said in the reader's language
+        const key = "error." + msg.code;
+        toast(T.t(key) !== key ? T.t(key) : T.t("error.generic", { message: msg.message }));
       }
       if (last) renderActions();
     }
