@@ -28,6 +28,14 @@ many actions it has made).  An ``act`` (or ``POST …/actions``) may name it; if
 decided since (a second click, another tab, the idle stand-in), the action is refused with
 ``stale`` instead of landing on the next decision.  The web front end always names it.
 
+Limits (``torite.server.limits``).  An ``act`` is answered with its ``ack`` before the state it
+changed.  Past a limit: ``slow_down`` (with ``refused``, the count so far) for messages refused
+because too many wait; ``too_many_sockets`` and a close (1008) for a socket past the address's
+or the table's; a close (1008) for a flood or a client that does not read, after which its
+address is refused (4429) for a while; a close (4403) before the handshake for another site's
+page; ``expired`` and a close (4410) when the table leaves play; ``storage`` when the database
+is out of reach (over HTTP: a 503).
+
 Words.  ``GET /api/games`` carries each game's labels in every language it ships (title,
 options, phases, action names, trick tags, …; see ``torite.engine.labels``).  What depends on
 the moment is rendered here, from the seat's observation and visible events only, in every
