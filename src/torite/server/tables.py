@@ -391,8 +391,8 @@ class TableManager:
 
     def __init__(self, store: Store, *, bots: BotPool | None = None, max_tables: int = 2000) -> None:
         self.store = store
-        #: unfinished tables held in memory at once; past it a new table is refused, so a flood
-        #: of requests cannot exhaust the server (finished tables do not count)
+        #: tables in play (unfinished and not expired, in the store: every process's together);
+        #: past it a new table is refused, so a flood of requests cannot exhaust the server
         self.max_tables = max_tables
         self.tables: dict[str, LiveTable] = {}
         self._db = ThreadPoolExecutor(max_workers=DB_THREADS if store.postgres else 1, thread_name_prefix="torite-db")
@@ -412,9 +412,10 @@ class TableManager:
         self.db_down_since: float | None = None
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Every store call on one thread: writes stay ordered and the event loop stays free.
-        The database out of reach is a :class:`TableError` ``storage`` (answered 503), said in
-        the log once when it goes and once when it is back, not once per request or table."""
+        """Store calls off the event loop (SQLite: on one thread, its one writer; PostgreSQL: on
+        a few, a table's writes kept in order by its lock).  The database out of reach is a
+        :class:`TableError` ``storage`` (answered 503), said in the log once when it goes and
+        once when it is back, not once per request or table."""
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
         except (OperationalError, InterfaceError) as e:
