@@ -67,6 +67,7 @@ class Cluster:
         self.dsn = libpq_url(url)
         self.member = 0
         self.leases: dict[str, int] = {}
+        self._trying: set[str] = set()
         self._on_notice = on_notice
         self._on_leases_lost = on_leases_lost
         self._on_reconnected = on_reconnected
@@ -178,11 +179,16 @@ class Cluster:
         """Drive ``table_id`` from now if no live process does."""
         if table_id in self.leases:
             return True
+        if table_id in self._trying:
+            return False  # asked already, the answer on its way: a second lock would be re-entered, never freed
         key = lease_key(table_id)
+        self._trying.add(table_id)
         try:
             rows = await self._query("SELECT pg_try_advisory_lock(%s)", (key,))
         except Exception:
             return False
+        finally:
+            self._trying.discard(table_id)
         if rows and rows[0][0]:
             self.leases[table_id] = key
             return True

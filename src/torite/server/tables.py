@@ -987,8 +987,8 @@ class TableManager:
                     await self._catch_up_locked(table)
             if self.tables.get(table.id) is table and not table.over:
                 self._start(table)
-            elif table.over:
-                self._release(table)
+            else:
+                self._release(table)  # it ended, or left memory meanwhile: nobody to drive here
 
     async def _hand_over(self) -> None:
         """A table driven here whose players sit at another process is handed to that one: its
@@ -1035,8 +1035,11 @@ class TableManager:
         await self._hand_over()
         orphans = await self._db_call(self.store.orphans, live, self.cluster.member)
         for table_id in orphans:
-            if table_id in self.cluster.leases or table_id in self._handed:
+            if table_id in self._handed:
                 continue
+            held = self.tables.get(table_id)
+            if table_id in self.cluster.leases and held is not None and held.driver is not None:
+                continue  # ours, and driven
             if not await self.cluster.try_lease(table_id):
                 continue
             await self._db_call(self.store.set_driver, table_id, self.cluster.member)
