@@ -277,7 +277,7 @@ def test_serve_workers_runs_several_processes_on_one_port(pg_url: str) -> None:
             ids.append(r.json()["id"])
             drivers.add(store.load_table(ids[-1]).driver)  # type: ignore[union-attr]
         assert len(drivers) == 2, drivers  # both processes made and drive tables
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while not all(_replayed(store, i)[1] for i in ids):
             assert time.monotonic() < deadline, "the tables did not finish"
             time.sleep(0.2)

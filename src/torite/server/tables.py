@@ -173,8 +173,12 @@ class LiveTable:
     #: when a person last joined a seat here (the store heard of it): joined, and active
     joined: float | None = None
     seen_at: float = 0.0
-    #: other processes' seats with a socket there (member -> one flag a seat)
+    #: other processes' seats with a socket there (member -> one flag a seat), and the processes
+    #: with any socket there (a spectator's too), who need to hear of every action
     presence: dict[int, list[bool]] = field(default_factory=dict)
+    watched_by: set[int] = field(default_factory=set)
+    #: what this process last told the others of its sockets here
+    told_presence: tuple[list[bool], bool] | None = None
     #: when a request last asked for it (monotonic): an idle table no socket holds leaves memory
     used: float = field(default_factory=time.monotonic)
     version: int = 0
@@ -679,6 +683,8 @@ class TableManager:
         t = self.tables.get(table_id)
         if t is not None:
             t.used = time.monotonic()
+            if self.cluster is not None and not t.conns and not t.over and not self._drives(t):
+                await self._catch_up(t)  # nobody tells this process of its actions: read them
             return t
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
             return None
@@ -739,8 +745,8 @@ class TableManager:
             table.seats[seat].connections += 1
             if table.seats[seat].connections == 1:
                 table.touch()  # the seat shows as connected: everyone's view changed
-                self._tell_presence(table)
             self.returned(table, seat)
+        self._tell_presence(table)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn not in table.conns:
@@ -750,13 +756,18 @@ class TableManager:
             table.seats[conn.seat].connections -= 1
             if table.seats[conn.seat].connections == 0:
                 table.touch()  # nobody else's view changes when a spectator or a second tab leaves
-                self._tell_presence(table)
+        self._tell_presence(table)
         if not table.conns and (table.over or not self._drives(table)):
             # finished (or driven by another process) and unwatched here: reload from the store if asked
             self.tables.pop(table.id, None)
 
     def _tell_presence(self, table: LiveTable) -> None:
-        self._tell("p", table.id, p=[s.connections > 0 for s in table.seats])
+        """Tell the other processes which seats have a socket here, and whether any socket does
+        (a spectator's too: its process then needs the table's notices), when that changes."""
+        now = ([s.connections > 0 for s in table.seats], bool(table.conns))
+        if now != table.told_presence:
+            table.told_presence = now
+            self._tell("p", table.id, p=now[0], w=now[1])
 
     def seen(self, table: LiveTable) -> None:
         """A person is at the table: the store hears of it (at most once a minute a table), so
@@ -812,7 +823,7 @@ class TableManager:
                 over = new.is_over()
                 result = new.result().to_json() if over else None
                 notice = None
-                if self.cluster is not None:
+                if self.cluster is not None and self._needs_notice(table):
                     notice = self.cluster.payload("a", table.id, i=idx, s=seat, a=canonical, h=not by_bot)
                 try:
                     # the action that ends the game and the "finished" mark: one transaction
@@ -928,7 +939,17 @@ class TableManager:
                                                           bool(msg.get("h"))))
             elif kind == "p" and isinstance(member, int):
                 table.presence[member] = [bool(x) for x in msg["p"]][:len(table.seats)]
+                if msg.get("w"):
+                    new = member not in table.watched_by
+                    table.watched_by.add(member)
+                    if new and self._drives(table):
+                        self._tell_length(table)  # it may have loaded the table before it was notified
+                else:
+                    table.watched_by.discard(member)
                 self._count_presence(table)
+            elif kind == "n":
+                if int(msg["n"]) > len(table.actions):
+                    self._background_task(self._catch_up(table))
             elif kind == "s" and not self._drives(table):
                 for seat, away in zip(table.seats, msg["away"]):
                     seat.away = bool(away)
@@ -942,7 +963,9 @@ class TableManager:
             elif kind == "q":
                 if self._drives(table):
                     self._tell_status(table)
-                if any(s.connections for s in table.seats):
+                    self._tell_length(table)
+                if table.conns:
+                    table.told_presence = None  # say it again, for the one asking
                     self._tell_presence(table)
             elif kind == "r":
                 table.rematch = str(msg["r"])
@@ -957,6 +980,22 @@ class TableManager:
         for i, seat in enumerate(table.seats):
             seat.elsewhere = sum(1 for flags in table.presence.values() if i < len(flags) and flags[i])
         table.touch()
+
+    def _tell_length(self, table: LiveTable) -> None:
+        """How long the log is here: a process that loaded the table while no notice went out
+        for it reads what it missed."""
+        self._tell("n", table.id, n=len(table.actions))
+
+    async def _catch_up(self, table: LiveTable) -> None:
+        async with table.lock:
+            with contextlib.suppress(TableError):
+                await self._catch_up_locked(table)
+
+    def _needs_notice(self, table: LiveTable) -> bool:
+        """Whether another process must hear of this table's actions: the one driving it (if not
+        this one), and those holding a socket of it.  A table whose sockets and driver are all
+        here (the usual case once its players' process drives it) sends none."""
+        return self.cluster is not None and (not self._drives(table) or bool(table.watched_by))
 
     def _tell_status(self, table: LiveTable) -> None:
         self._tell("s", table.id, away=[s.away for s in table.seats],
@@ -1028,9 +1067,10 @@ class TableManager:
             self._live = live
             if gone:
                 for table in self.tables.values():
-                    if any(m in table.presence for m in gone):
+                    if any(m in table.presence or m in table.watched_by for m in gone):
                         for m in gone:
                             table.presence.pop(m, None)
+                            table.watched_by.discard(m)
                         self._count_presence(table)
         await self._hand_over()
         orphans = await self._db_call(self.store.orphans, live, self.cluster.member)
