@@ -192,6 +192,11 @@ def test_creating_a_table_returns_a_secret_link_per_human_seat_and_a_spectator_l
     ({"game": GAME, "options": {"target": -5}, "seats": [{"kind": "bot"}] * 3}, "bad_options"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"idle_seconds": -1}}, "bad_settings"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"turbo": 1}}, "bad_settings"),
+    # settings that are not an object: a clear 400, not a 500 (and a list of pairs is no object)
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": 5}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": [["idle_seconds", 1]]}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": "idle_seconds"}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": True}, "bad_settings"),
     ({"game": 7, "seats": []}, "bad_game"),
 ])
 def test_bad_table_requests_are_refused_with_a_reason(client: TestClient, body: dict[str, Any], code: str) -> None:
@@ -505,8 +510,9 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
     hidden, _ = _kaedama_hidden_from(state, 0)
     hidden_after = [hidden]
     # a log line made by action k may name what that action made public: the card it played,
-    # cards it turned up, every card of a trick it ended (all face up by then), and, when it
-    # starts a round, the new hand and the newly turned card
+    # cards it turned up (the face-down ones swapped out of a blind trick too), every card of a
+    # trick it ended (all face up by then), and, when it starts a round, the new hand and the
+    # newly turned card
     # per event seat 0 sees: the cards its log line may not name.  An action that ends a round
     # also deals the next: its events up to the new round's "round" event are judged against
     # the round they belong to, not against the new deal's hidden hands.
@@ -521,6 +527,8 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         for e in new_events:
             if e.kind == "trick":
                 allowed |= set(e.data["cards"])
+            if e.kind == "reveal":  # blind: every face-down card is turned up, those swapped out too
+                allowed |= set(e.data["revealed"]) | set(e.data["out"])
         new_round = any(e.kind == "round" for e in new_events)
         judged = hidden - allowed if new_round else (hidden - allowed) | (new_hidden - allowed)
         for e in new_events:

@@ -30,6 +30,7 @@ class OpenSpielISMCTS(Bot):
     """OpenSpiel's ISMCTS over the adapter (see the module docstring)."""
 
     name = "openspiel-ismcts"
+    thinks = True
     SIMULATIONS = 200
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:

@@ -29,6 +29,9 @@ class Bot(ABC):
     name: str = "bot"
     #: False for a bot that ignores the observation, so drivers may skip building it.
     uses_observation: bool = True
+    #: True for a bot whose decisions may take long (a search: tenths of a second and more), so a
+    #: server can keep them apart from the quick rule-of-thumb decisions that people wait on.
+    thinks: bool = False
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.game = game

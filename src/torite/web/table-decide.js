@@ -17,7 +17,10 @@ export function act(text) {
   S.pendingCard = null;
   S.pendingOwn = null;
   S.actedAt = S.last ? S.last.n : -2;
-  send({ type: "act", action: text });
+  // the decision it answers: a second click or another tab cannot land on the next one
+  const msg = { type: "act", action: text };
+  if (S.last && Number.isInteger(S.last.decision_no)) msg.decision = S.last.decision_no;
+  send(msg);
   renderActions();
 }
 

@@ -147,6 +147,8 @@ function onMessage(msg) {
       forget();
       creds = null;
       ws.send(JSON.stringify({ type: "join", seat: null }));
+    } else if (msg.code === "stale") {
+      // a second click, or another tab, answered a decision already made: the table shown is current
     } else if (msg.code === "not_found") {
       stopped = true;
       $("notfound").classList.remove("hidden");
@@ -154,7 +156,9 @@ function onMessage(msg) {
     } else if (msg.code === "no_hints") {
       toast(T.t("table.hint_off"));
     } else {
-      toast(T.t("error.generic", { message: msg.message }));
+      // a refusal the page has words for is said in the reader's language
+      const key = "error." + msg.code;
+      toast(T.t(key) !== key ? T.t(key) : T.t("error.generic", { message: msg.message }));
     }
     if (S.last) renderActions();
   }
