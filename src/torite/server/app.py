@@ -35,8 +35,8 @@ language; built from the seat's observation and legal actions only),
 ``ack``, ``pong``, and ``{"type": "error", "code": …, "message": …}`` for anything refused —
 a refused message changes nothing, and only its sender hears of it.
 
-Decisions.  A seat's state carries ``decision``, the number of that seat's next decision (how
-many actions it has made).  An ``act`` (or ``POST …/actions``) may name it; if the seat has
+Decisions.  A seat's state carries ``decision_no``, the number of that seat's next decision (how
+many actions it has made).  An ``act`` (or ``POST …/actions``) may name it as ``decision``; if the seat has
 decided since (a second click, another tab, the idle stand-in), the action is refused with
 ``stale`` instead of landing on the next decision.  The web front end always names it.
 

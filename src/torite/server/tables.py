@@ -912,7 +912,7 @@ class TableManager:
         """Apply one action; returns its canonical text.  Raises :class:`TableError`.
 
         ``decision``, when given, is the number of the seat's decision the action answers (the
-        state's ``decision``): if the seat has decided since, the action is refused as stale
+        state's ``decision_no``): if the seat has decided since, the action is refused as stale
         rather than taken as the answer to a question it was not meant for."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
