@@ -51,7 +51,7 @@ PLANS: tuple[Plan, ...] = (
     Plan("kaedama-variants", "Kaedama Trick: blind, double, reverse and the trump card on top",
          "kaedama",
          ("base", "blind:blind=true", "double:double=true", "reverse:reverse=true", "trump on top:trump_card=top")),
-    Plan("good-cop-variants", "Good Cop, Bad Cop: wild jokers and the lone good cop's factor",
+    Plan("good-cop-variants", "Good Cop: wild jokers and the lone good cop's factor",
          "good-cop", ("base", "wild jokers:joker=wild", "lone factor 2:lone_factor=2")),
     Plan("seconds-variants", "Seconds: the 2021 edition, distinct ranks and the highest total",
          "seconds", ("classic", "2021:edition=2021", "distinct:tie_mode=distinct", "highest wins:winner=highest"),

@@ -13,8 +13,12 @@ Format (version 1)::
       "deals": [ {...}, ... ],                  # optional: explicit deals, round by round
       "seats": ["you", "bot:normal", "bot:random"],
       "actions": [{"seat": 1, "action": "bury QC KC"}, {"seat": 1, "action": "play 10D"}, ...],
+      "hints": [0, 3, 0],                       # optional: hints each seat took at the table
       "result": {"scores": [...], "winners": [...], "round_scores": [[...], ...]}
     }
+
+``hints`` counts, per seat, the hints a player asked the table for (the ``normal`` bot's
+suggestion); it is absent when nobody took one, and replaying ignores it.
 
 An explicit deal's fields are the game's own (its rules page says which); every hand and pile
 is listed in order.  ``replay`` re-applies every action through the rules and recomputes the
@@ -52,6 +56,7 @@ class Record:
     deals: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     first_round: int = 0
+    hints: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
@@ -66,6 +71,8 @@ class Record:
             d["deals"] = self.deals
         d["seats"] = self.seats
         d["actions"] = [{"seat": s, "action": a} for s, a in self.actions]
+        if self.hints and any(self.hints):  # absent otherwise, so records without hints keep their form
+            d["hints"] = list(self.hints)
         d["result"] = self.result
         return d
 
@@ -120,8 +127,12 @@ class Record:
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
+        hints = d.get("hints")
+        if hints is not None and (not isinstance(hints, list) or len(hints) != len(d["seats"]) or not all(
+                isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in hints)):
+            raise RecordError("'hints' must be a count from 0 for each seat")
         return cls(d["game"], dict(opts), seed, list(d["seats"]), actions, d.get("dealer"),
-                   d.get("max_rounds"), list(deals), result, first)
+                   d.get("max_rounds"), list(deals), result, first, hints)
 
     @classmethod
     def load(cls, path: str | Path) -> Record:

@@ -53,7 +53,7 @@ def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = Non
         log = rec.actions
 
         def on_action(seat: int, action: Action, _seconds: float) -> None:
-            log.append((seat, str(action)))
+            log.append((seat, game.action_text(action)))
 
     actions = driver.run(state, players, on_action=on_action)
     if rec is not None:

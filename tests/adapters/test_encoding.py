@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from torite.adapters.encoding import ActionSpace, all_card_sets, describe, spec
-from torite.cards import iter_bits, parse_card
+from torite.adapters.encoding import all_card_sets, describe, spec
+from torite.cards import iter_bits
 from torite.engine.base import Action
 from torite.engine.registry import game_ids
 
@@ -87,34 +87,82 @@ def test_trick_of_the_dead_has_one_id_per_card_and_one_per_pair_to_bury() -> Non
     blocks = {(b["kind"], b["cards"], b["arg"]): b["size"] for b in d["action_blocks"]}
     assert blocks[("play", 1, "")] == 54 and blocks[("bury", 2, "")] == math.comb(54, 2)
     assert {a for (k, _, a) in blocks if k == "trump"} == set("CDHS")
-    assert d["action_space"] == sum(blocks.values()) + d["overflow"]
+    assert d["action_space"] == sum(blocks.values()) == 54 + math.comb(54, 2) + 8
 
 
 def test_card_sets_rank_densely_in_order() -> None:
-    deck = list(range(10))
-    space = ActionSpace(deck, {Action("bury", 0b11), Action("call", 0, "S")}, {})
-    masks = all_card_sets(deck, 2)
+    sp = spec("trick-of-the-dead")
+    space = sp.actions
+    masks = all_card_sets(sp.deck, 2)
     ids = [space.index(Action("bury", m)) for m in masks]
-    assert sorted(ids) == list(range(len(masks)))
+    assert sorted(ids) == list(range(ids[0], ids[0] + len(masks)))
     assert all(space.action(i) == Action("bury", m) for i, m in zip(ids, masks))
-    # suits are completed: a space that met "call S" can name "call H"
-    assert str(space.action(space.index(Action("call", 0, "H")))) == "call H"
     with pytest.raises(KeyError):
-        space.index(Action("play", 1 << parse_card("AS")))
+        space.index(Action("bury", 0b111))  # three cards: no such form
     with pytest.raises(KeyError):
         space.action(space.size)
 
 
-def test_actions_of_shapes_never_met_take_overflow_ids_among_the_legal_ones() -> None:
-    deck = list(range(20))
-    space = ActionSpace(deck, {Action("play", 1), Action("bid", 0, "13 NT"), Action("contract", 0, "20 H")}, {})
-    # argument positions are completed and pooled across kinds
-    assert space.index(Action("contract", 0, "14 C")) < space.semantic
-    quad = Action("play", 0b1111)
-    legal = [Action("play", 1), quad, Action("play", 0b11110000)]
-    i = space.index(quad, legal)
-    assert i == space.semantic and space.action(i, legal) == quad
-    assert space.action(space.semantic + 1, legal) == legal[2]
-    assert space.mask(legal).sum() == 3
+def test_every_action_the_declarations_allow_has_an_id_before_any_game_is_played() -> None:
+    """Ids come from the declared phases (``game.schema()``), not from play: Galapagos' play-off
+    sets of one rank, of every size, and Mighty's contracts all have theirs, and an id is the
+    same whatever the legal list."""
+    g = spec("glapgos")
+    quad = Action("play", sum(1 << (s * 13 + 12) for s in range(4)))  # four aces
+    pair = Action("play", (1 << 12) | (1 << 25))
+    assert g.actions.action(g.actions.index(quad)) == quad and g.actions.action(g.actions.index(pair)) == pair
+    blocks = {(b["kind"], b["cards"]): b["size"] for b in describe("glapgos")["action_blocks"]}
+    assert blocks[("play", 2)] == 13 * 6 and blocks[("play", 3)] == 13 * 4 and blocks[("play", 4)] == 13
     with pytest.raises(KeyError):
-        space.index(quad)  # an overflow id needs the legal list
+        g.actions.index(Action("play", (1 << 12) | (1 << 11)))  # two ranks at once: never offered
+    m = spec("mighty")
+    assert m.actions.action(m.actions.index(Action("contract", 0, "14 C"))) == Action("contract", 0, "14 C")
+    with pytest.raises(KeyError):
+        m.actions.index(Action("bid", 0, "12 S"))  # bids start at 13 with the default options
+    low = spec("mighty", {"all_pass": "min12"})
+    low.actions.index(Action("bid", 0, "12 S"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_tracked_vector_equals_the_whole_encoding_at_every_step(game_id: str) -> None:
+    """A tracker writes only what changed since it was last asked; whenever it is asked (at every
+    step, or now and then as a seat is asked only on its turns), its vector is the whole
+    observation encoded again, for every seat and a spectator, over two rounds of three games."""
+    sp = spec(game_id)
+    game = sp.game
+    viewers = [*range(game.num_players), None]
+    for k in range(3):
+        state = game.new_state(300 + k, max_rounds=2)
+        every = {seat: sp.tracker(seat) for seat in viewers}  # asked at every step
+        some = {seat: sp.tracker(seat) for seat in viewers}   # asked now and then
+        rng = random.Random(k)
+        while True:
+            for seat in viewers:
+                whole = sp.obs.encode(state.observation(seat))
+                assert np.array_equal(every[seat].update(state), whole), (game_id, seat, state.phase)
+                if state.is_over() or rng.random() < 0.3:
+                    assert np.array_equal(some[seat].update(state), whole), (game_id, seat, state.phase)
+            if state.is_over():
+                break
+            seat = rng.choice(state.to_act())
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+
+
+def test_a_copied_tracker_follows_its_own_state() -> None:
+    """A clone's tracker (``Tracker.copy``) goes on from the same vector, independently."""
+    sp = spec("kaedama")
+    state = sp.game.new_state(5, max_rounds=1)
+    rng = random.Random(5)
+    tracker = sp.tracker(0)
+    for _ in range(12):
+        tracker.update(state)
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    other, copied = state.clone(), tracker.copy()
+    for st, tr in ((state, tracker), (other, copied)):
+        for _ in range(9):
+            seat = st.to_act()[0]
+            st.apply(seat, rng.choice(st.legal_actions(seat)))
+        assert np.array_equal(tr.update(st), sp.obs.encode(st.observation(0)))
+    assert not np.array_equal(tracker.v, copied.v)

@@ -28,6 +28,7 @@ from torite.compare.experiment import (
 )
 from torite.compare.report import command_line, render
 from torite.engine.registry import game_ids, make_game
+from torite.present import labels as L
 from torite.seeds import derive_seed
 from torite.stats import holm, mean_ci
 
@@ -464,7 +465,7 @@ def test_games_won_by_position_share_every_game(twins: dict[str, Any]) -> None:
 def test_counters_are_reported_in_words_and_never_by_their_keys(twins: dict[str, Any]) -> None:
     page = render(twins)
     text = format_summary(twins)
-    labels = make_game(TOD).labels("en")
+    labels = L.load(make_game(TOD), "en")
     for key in make_game(TOD).STAT_KEYS:
         if key in {x["key"] for x in twins["never_happened"]}:
             continue

@@ -10,9 +10,12 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import pytest
+
 from torite.cards import card_str, parse_card
-from torite.engine.base import Action, Event
-from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickState
+from torite.engine.base import Action, Bounds
+from torite.engine.kit import CARD, LIST, PLAY, REST, Field, Pile, Place, Role, TrickGame, TrickState
+from torite.engine.phases import Card, Phase
 
 NAME = "name"
 
@@ -26,13 +29,17 @@ class Named(TrickGame):
     OPTIONS = ()
     PLAYERS = 3
     DECK = tuple(range(9))  # 2C..10C
+    PHASES = (Phase(NAME, (Card("name", from_="deck"),)), Phase(PLAY, (Card("play"),)))
     PILES = (Pile("aside", deal=REST),)
-    FIELDS = (Field("named", "card"), Field("log", "list"))
+    FIELDS = (Field("named", CARD), Field("log", LIST))
     ROLES = (Role("holder", card_attr="named", revealed_attr="shown"),)
 
     @property
     def hand_size(self) -> int:
         return 2
+
+    def bounds(self) -> Bounds:
+        return Bounds((0, 0), 1 + 6)
 
 
 class NamedState(TrickState):
@@ -55,7 +62,7 @@ class NamedState(TrickState):
         self.named = action.card
         self.holder = next((s for s, h in enumerate(self.hands) if h >> action.card & 1), -1)
         self.log.append([seat, card_str(action.card)])
-        self.events.append(Event("name", seat, {"card": card_str(action.card)}))
+        self.emit("name", seat, {"card": card_str(action.card)})
         self.phase = PLAY
 
     def after_play(self, seat: int, card: int) -> bool:
@@ -65,9 +72,9 @@ class NamedState(TrickState):
     def trick_winner(self) -> int:
         return max(range(len(self.trick)), key=lambda i: self.trick[i])
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """Whoever named the card did not hold it (``log`` shows who named it)."""
-        return [(f"hands[{self.log[0][0]}]", 1 << self.named)] if self.log else []
+        return [(Place.hand(self.log[0][0]), 1 << self.named)] if self.log else []
 
 
 Named.STATE = NamedState
@@ -127,13 +134,13 @@ def test_an_observation_shares_no_list_with_the_state() -> None:
 
 
 class Redealt(Named):
-    """Named, with every shuffled deal that sets the 10C aside thrown in (``redeal``)."""
+    """Named, with every deal that sets the 10C aside thrown in (``void_deal``)."""
 
     id = "kit-test-redealt"
 
 
 class RedealtState(NamedState):
-    def redeal(self, hands: list[int]) -> bool:
+    def void_deal(self, hands: list[int]) -> bool:
         self.thrown_in = getattr(self, "thrown_in", 0) + (parse_card("10C") in self.aside)
         return parse_card("10C") in self.aside
 
@@ -155,11 +162,18 @@ def test_a_shuffled_deal_the_rules_void_is_shuffled_and_dealt_again_before_any_e
     assert thrown > 0  # a third of shuffles set it aside: some deals were thrown in
 
 
-def test_an_explicit_deal_is_never_redealt() -> None:
-    deal = {"hands": [["2C", "3C"], ["4C", "5C"], ["6C", "7C"]], "aside": ["10C", "9C", "8C"]}
-    state = Redealt().new_state(1, dealer=2, deals=[deal])
+def test_an_explicit_deal_the_rules_void_is_thrown_in_for_the_next_explicit_deal_then_a_shuffle() -> None:
+    """Explicit deals are used one per deal *attempt* (Mighty's deal misses): a voided one
+    gives way to the next, and past the last to a shuffle."""
+    void = {"hands": [["2C", "3C"], ["4C", "5C"], ["6C", "7C"]], "aside": ["10C", "9C", "8C"]}
+    good = {"hands": [["2C", "10C"], ["4C", "5C"], ["6C", "7C"]], "aside": ["3C", "9C", "8C"]}
+    state = Redealt().new_state(1, dealer=2, deals=[void, good])
     assert isinstance(state, RedealtState)
-    assert sorted(state.aside) == sorted(parse_card(c) for c in ("8C", "9C", "10C"))
+    assert state.thrown_in == 1 and state.attempts == 2
+    assert sorted(state.aside) == sorted(parse_card(c) for c in good["aside"])
+    shuffled = Redealt().new_state(1, dealer=2, deals=[void])
+    assert isinstance(shuffled, RedealtState)
+    assert shuffled.thrown_in >= 1 and parse_card("10C") not in shuffled.aside
 
 
 def test_a_state_may_start_at_a_later_round_with_that_rounds_dealer_and_its_own_deals_first() -> None:
@@ -185,3 +199,90 @@ def test_a_state_may_start_at_a_later_round_with_that_rounds_dealer_and_its_own_
             assert "first_round" in str(e)
         else:
             raise AssertionError(f"first_round={bad!r} was accepted")
+
+
+class Lasting(Named):
+    """Named with game-long state, a dealer order of its own, a card that shows no void, and
+    an in-round redeal: the kit's hooks that games once worked around."""
+
+    id = "kit-test-lasting"
+
+
+class LastingState(NamedState):
+    def start_game(self) -> None:
+        self.games_started = getattr(self, "games_started", 0) + 1
+        self.sheet = [0, 0, 0]
+
+    def next_dealer(self) -> int:
+        return (self.dealer + 2) % self.n  # backwards
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
+        super().start_round_hook(deal)
+        self.void_exempt = 1 << parse_card("9C")
+
+
+Lasting.STATE = LastingState
+
+
+def test_game_long_state_is_set_once_before_the_first_deal_and_survives_rounds() -> None:
+    state = Lasting().new_state(3, dealer=2, max_rounds=2)
+    assert isinstance(state, LastingState)
+    assert state.games_started == 1 and state.sheet == [0, 0, 0]
+    state.sheet[1] = 7
+    while not state.is_over():
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.games_started == 1 and state.sheet == [0, 7, 0] and state.rounds_played == 2
+
+
+def test_the_next_dealer_is_the_games_choice() -> None:
+    state = Lasting().new_state(3, dealer=2, max_rounds=2)
+    while state.rounds_played == 0:
+        seat = state.to_act()[0]
+        state.apply(seat, state.legal_actions(seat)[0])
+    assert state.dealer == 1  # 2, then backwards
+
+
+def test_a_card_exempt_from_following_shows_no_void() -> None:
+    deal = {"hands": [["2C", "3C"], ["9C", "5C"], ["6C", "7C"]], "aside": ["8C", "4C", "10C"]}
+    state = Lasting().new_state(1, dealer=2, deals=[deal])
+    state.apply_text(0, "name 8C")
+    state.apply_text(0, "play 2C")
+    state.apply_text(1, "play 9C")  # clubs only here: no void either way; the suit is what counts
+    assert state.voids[1] == 0
+
+
+def test_an_in_round_redeal_deals_the_next_explicit_deal_and_shows_each_seat_its_new_hand() -> None:
+    other = {"hands": [["2C", "4C"], ["3C", "5C"], ["6C", "7C"]], "aside": ["8C", "9C", "10C"]}
+    state = Named().new_state(1, dealer=2, deals=[HANDS, other])
+    before = len(state.events)
+    used = state.deal_again()
+    assert used == other and state.attempts == 2 and state.round_no == 0
+    assert state.observation(0)["hand"] == ["2C", "4C"]
+    new = state.events[before:]
+    assert [(e.kind, e.seat, e.visible) for e in new] == [("deal", s, 1 << s) for s in range(3)]
+
+
+def test_who_is_winning_the_unfinished_trick_is_in_every_observation() -> None:
+    state = named("8C", "play 2C")
+    assert [state.observation(v)["winning"] for v in (0, 1, 2, None)] == [0, 0, 0, 0]
+    state.apply_text(1, "play 5C")
+    assert state.observation(None)["winning"] == 1
+    assert named("8C").observation(None)["winning"] is None  # no card yet
+
+
+class Unwritten(Named):
+    id = "kit-test-unwritten"
+    PHASES = (*Named.PHASES, Phase("vote", (Card("vote"),)))
+
+
+class UnwrittenState(NamedState):
+    pass
+
+
+Unwritten.STATE = UnwrittenState
+
+
+def test_a_declared_phase_the_state_does_not_write_is_refused_at_the_first_state() -> None:
+    with pytest.raises(TypeError, match="legal_vote and apply_vote"):
+        Unwritten().new_state(1, dealer=2, deals=[HANDS])

@@ -14,6 +14,7 @@ from typing import Any
 from torite.cards import parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
+from torite.engine.phases import Contract
 
 from .rules import DENOMS, bid_rank, winning_index
 
@@ -59,7 +60,7 @@ class BidAndCallBot(Bot):
         if obs["declarer"] == self.seat:
             return kinds["pass"]  # never outbid ourselves
         # the highest level our own tricks make, in the denomination that makes the most
-        bids = [(_level(a), sure_tricks(hand, _suit(a.arg.split()[1])), -bid_rank(a.arg), a)
+        bids = [(_level(a), sure_tricks(hand, _suit(a.arg.split()[1])), -bid_rank(Contract.parse(a.arg)), a)
                 for a in legal if a.kind == "bid"]
         makeable = [b for b in bids if b[0] <= b[1]]
         return max(makeable, key=lambda b: b[:3])[3] if makeable else kinds["pass"]

@@ -11,39 +11,48 @@ Explicit deals are the kit's: ``hands`` (three lists of three cards) and ``unuse
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str
-from torite.engine.base import Action, Event
-from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickSlot, TrickState
+from torite.engine.base import Action, Bounds
+from torite.engine.kit import (
+    CARD,
+    CONTRACT,
+    LIST,
+    PLAY,
+    REST,
+    SEAT,
+    SUIT,
+    Field,
+    Pile,
+    Place,
+    Role,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+)
+from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.summary import row, step, summary
+from torite.engine.trick import plain_winner
 
-DENOMS: Final = ("C", "D", "H", "S", "NT")  # low to high; C D H S are also the suits 0..3
-LEVELS: Final = (1, 2, 3)
+LADDER: Final = Ladder((1, 2, 3), ("C", "D", "H", "S", "NT"))  # low to high; C D H S are the suits 0..3
+DENOMS: Final = LADDER.denominations
 #: every bid, lowest first: a bid's index here is its rank
-BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in LEVELS for denom in DENOMS)
+BIDS: Final = tuple(Action("bid", 0, str(c)) for c in LADDER.contracts())
 PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
 CALLS: Final = tuple(Action("call", 1 << c) for c in range(52))
 
 BID, CALL = "bid", "call"  # the phases before the trick play (the kit's PLAY)
 
 
-def bid_rank(bid: str) -> int:
-    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
-    level, denom = bid.split()
-    return (int(level) - 1) * len(DENOMS) + DENOMS.index(denom)
+def bid_rank(bid: Contract) -> int:
+    """A bid's index in ``BIDS``: a higher level beats any lower one."""
+    return (bid.level - 1) * len(DENOMS) + DENOMS.index(bid.denomination)
 
 
-def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the led suit
-    (``trump`` -1: no trump)."""
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+#: the winning card: the highest trump, else the highest card of the led suit (``trump`` -1: none)
+winning_index = plain_winner
 
 
 class BidAndCall(TrickGame):
@@ -53,14 +62,19 @@ class BidAndCall(TrickGame):
     PLAYERS = 3
     STAT_KEYS = ("contracts", "doubled", "made", "alone", "tricks")
     BOT = "example_game.bot:BidAndCallBot"
-    PILES = (Pile("unused", seen="nobody", deal=REST),)
+    PHASES = (
+        Phase(BID, (Bid("bid", LADDER), Word("pass"), Word("double"), Word("redouble"))),
+        Phase(CALL, (Card("call", from_="deck"),)),  # the declarer names a card it does not hold
+        Phase(PLAY, (Card("play"),)),
+    )
+    PILES = (Pile("unused", deal=REST),)  # nobody sees it
     FIELDS = (
-        Field("auction", "list"),     # [[seat, "bid 2 H"], [seat, "pass"], ...]
-        Field("contract", "str"),     # "2 H", or None before the first bid
-        Field("declarer"),            # the seat of the last bid, or None
+        Field("auction", LIST),       # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", CONTRACT),  # "2 H", or None before the first bid
+        Field("declarer", SEAT),      # the seat of the last bid, or None
         Field("doubled"),             # 0, 1 doubled, 2 redoubled
-        Field("trump", "suit"),       # the contract's suit (None at NT or before the contract)
-        Field("called", "card"),      # the partner's card, public once named
+        Field("trump", SUIT),         # the contract's suit (None at NT or before the contract)
+        Field("called", CARD),        # the partner's card, public once named
     )
     ROLES = (Role("partner", card_attr="called", revealed_attr="partner_shown"),)
     TRICK_SLOTS = (TrickSlot("trick_called", "partner_card"),)
@@ -69,13 +83,20 @@ class BidAndCall(TrickGame):
     def hand_size(self) -> int:
         return 3
 
+    def bounds(self) -> Bounds:
+        """A side scores its level (at most 3), doubled or redoubled: ±12.  Decisions: the
+        auction's bids rise (15 at most), each may be doubled and redoubled, and at most 2
+        passes come between two other calls (a third ends the auction); the call; 9 cards."""
+        calls = 3 * len(BIDS)
+        return Bounds((-12, 12), calls + 2 * (calls + 1) + 1 + 9)
+
 
 class BidAndCallState(TrickState):
     game: BidAndCall
     unused: list[int]
     trick_called: list[bool]
     auction: list[list[Any]]
-    contract: str | None
+    contract: Contract | None
     declarer: int | None
     doubled: int
     trump: int
@@ -106,9 +127,9 @@ class BidAndCallState(TrickState):
 
     def apply_bid(self, seat: int, action: Action) -> None:
         self.auction.append([seat, str(action)])
-        self.events.append(Event(action.kind, seat, {"bid": action.arg or None}))
+        self.emit(action.kind, seat, {"bid": action.arg or None})
         if action.kind == "bid":
-            self.contract, self.declarer, self.doubled = action.arg, seat, 0
+            self.contract, self.declarer, self.doubled = Contract.parse(action.arg), seat, 0
         elif action.kind != "pass":
             self.doubled += 1
         passes = 0
@@ -123,14 +144,14 @@ class BidAndCallState(TrickState):
         else:
             self.turn = (seat + 1) % self.n
 
-    def declare(self, contract: str) -> None:
+    def declare(self, contract: Contract) -> None:
         """The auction is over: the declarer names its partner's card."""
         assert self.declarer is not None
-        denom = contract.split()[1]
+        denom = contract.denomination
         self.trump = DENOMS.index(denom) if denom != "NT" else -1
         self.counters["contracts"] += 1
         self.counters["doubled"] += int(self.doubled > 0)
-        self.events.append(Event("contract", self.declarer, {"bid": contract, "doubled": self.doubled}))
+        self.emit("contract", self.declarer, {"bid": str(contract), "doubled": self.doubled})
         self.phase = CALL
         self.turn = self.declarer
 
@@ -142,7 +163,7 @@ class BidAndCallState(TrickState):
     def apply_call(self, seat: int, action: Action) -> None:
         self.called = card = action.card
         self.partner = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
-        self.events.append(Event("call", seat, {"card": card_str(card)}))
+        self.emit("call", seat, {"card": card_str(card)})
         self.phase = PLAY
         self.leader = self.turn = seat  # the declarer leads the first trick
 
@@ -159,8 +180,8 @@ class BidAndCallState(TrickState):
     def reveal_partner(self) -> None:
         self.partner_shown = True
         partner = self.partner if self.partner >= 0 else None
-        self.events.append(Event("partner", self.partner, {"card": card_str(self.called), "partner": partner,
-                                                             "declarer": self.declarer}))
+        self.emit("partner", self.partner, {"card": card_str(self.called), "partner": partner,
+                                                             "declarer": self.declarer})
 
     def trick_winner(self) -> int:
         return winning_index(self.trick, self.led, self.trump)
@@ -172,18 +193,20 @@ class BidAndCallState(TrickState):
 
     def score_round(self) -> dict[str, Any]:
         if self.contract is None:
-            return {"made": None}
+            return {"made": None, "summary": summary()}
         if not self.partner_shown:  # the called card was never played: nobody held it
             self.reveal_partner()
         side = self.side()
-        level = int(self.contract.split()[0])
+        level = self.contract.level
         made = sum(self.tricks_won[s] for s in side) >= level
         points = (level if made else -level) * 2 ** self.doubled
         for s in side:
             self.round_points[s] += points
         self.counters["made"] += int(made)
         self.counters["alone"] += int(len(side) == 1)
-        return {"made": made}
+        steps = [[step("level", level, "="), *(step("doubled", 2) for _ in range(self.doubled)),
+                  step("made" if made else "down", 1 if made else -1)] if s in side else [] for s in range(self.n)]
+        return {"made": made, "summary": summary([row("tricks", self.tricks_won, adds=False)], steps)}
 
     def game_over(self) -> bool:
         return True  # one round
@@ -197,10 +220,10 @@ class BidAndCallState(TrickState):
         return side, tuple(s for s in range(self.n) if s not in side)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """Everyone knows the declarer called a card it did not hold."""
         if self.called >= 0 and self.declarer is not None:
-            return [(f"hands[{self.declarer}]", 1 << self.called)]
+            return [(Place.hand(self.declarer), 1 << self.called)]
         return []
 
 

@@ -346,7 +346,7 @@ def test_winning_is_judged_as_if_the_trick_were_decided_now_ruling_k3() -> None:
     assert record["winner"] == B and not record["reversal"] and record["points"] == 1
 
 
-@pytest.mark.parametrize("page", ["rules.en.md", "rules.ja.md"])
+@pytest.mark.parametrize("page", ["rules.en.md", "rules.ja.md", "rules.ko.md"])
 def test_the_rules_pages_cover_every_option_and_ruling(page: str) -> None:
     from importlib.resources import files
 

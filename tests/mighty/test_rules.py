@@ -25,6 +25,7 @@ from torite.games.mighty.rules import (
     payments,
     winning_index,
 )
+from torite.testing import why
 
 from .helpers import act, deal, elect, legal, mask, play, playable, setup, start
 
@@ -32,7 +33,7 @@ C, D, H, S = 0, 1, 2, 3
 
 
 def cards(text: str) -> list[int]:
-    return [parse_card("JK1" if c == "JK" else c) for c in text.split()]
+    return [parse_card(c) for c in text.split()]
 
 
 # --------------------------------------------------------------------------- the game
@@ -90,7 +91,7 @@ def test_a_hand_without_a_point_card_is_a_deal_miss_shown_to_all_and_its_holder_
     first, second = deal({2: NO_POINTS}), deal({})
     state = start([first, second], dealer=0)
     assert state.dealer == 2 and state.attempts == 2 and state.counters["deal_miss"] == 1
-    assert [sorted(card_str(c) for c in range(53) if h >> c & 1) for h in state.hands] == \
+    assert [sorted(state.game.card_text(c) for c in range(53) if h >> c & 1) for h in state.hands] == \
         [sorted(h) for h in second["hands"]]
     miss = next(e for e in state.events if e.kind == "deal_miss")
     assert miss.seat == 2 and sorted(miss.data["cards"]) == sorted(NO_POINTS.split()) and miss.visible == -1
@@ -175,8 +176,9 @@ def test_a_bid_must_be_higher_and_no_trump_beats_the_same_number_in_a_suit() -> 
     act(state, "bid 15 H")
     bids = legal(state)
     assert "bid 15 S" not in bids and "bid 15 C" not in bids and "bid 15 NT" in bids and "bid 16 C" in bids
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as refused:
         state.apply_text(1, "bid 14 NT")
+    assert refused.value.refusal == ("bid_higher", {"contract": "15 H"}) and why(state, "bid 15 S") == "bid_higher"
     act(state, "bid 15 NT")
     assert "bid 15 NT" not in legal(state) and "bid 16 C" in legal(state)
 
@@ -186,7 +188,7 @@ def test_a_pass_is_final_and_the_last_bidder_is_president_when_four_have_passed(
     act(state, "bid 13 S", "pass", "bid 14 S", "pass", "pass", "bid 15 S")
     assert state.to_act() == (2,)  # seat 1 and 3 and 4 passed
     act(state, "pass")
-    assert state.president == 0 and state.contract == "15 S" and state.phase == "discard"
+    assert state.president == 0 and str(state.contract) == "15 S" and state.phase == "discard"
 
 
 def test_twenty_no_trump_ends_the_election_at_once_a3() -> None:
@@ -194,7 +196,7 @@ def test_twenty_no_trump_ends_the_election_at_once_a3() -> None:
     act(state, "bid 20 H")
     assert legal(state) == ["bid 20 NT", "pass"]  # 20 in a suit is overcalled only by 20 no-trump
     act(state, "bid 20 NT")
-    assert state.president == 1 and state.contract == "20 NT" and state.phase == "discard"
+    assert state.president == 1 and str(state.contract) == "20 NT" and state.phase == "discard"
 
 
 def test_when_all_five_pass_the_same_dealer_deals_again() -> None:
@@ -267,8 +269,9 @@ def test_a_contract_change_costs_two_for_another_suit_one_for_no_trump_and_never
     contracts = [a.split(" ", 1)[1] for a in legal(state)]
     assert sorted(contracts) == sorted(["19 C", "20 C", "19 D", "20 D", "19 S", "20 S", "17 H", "18 H", "19 H",
                                         "20 H", "18 NT", "19 NT", "20 NT"])
+    assert why(state, "contract 18 C") == "contract_at_least" and why(state, "contract 17 NT") == "contract_at_least"
     act(state, "contract 18 NT")
-    assert state.contract == "18 NT" and state.trump == -1 and state.phase == "friend"
+    assert str(state.contract) == "18 NT" and state.trump == -1 and state.phase == "friend"
     state = start([deal({})])
     elect(state, 0, "19 NT")
     while state.phase == "discard":
@@ -318,7 +321,7 @@ def test_a_discarded_friend_card_makes_a_fake_friend_revealed_at_the_end_a11() -
     finish(state)
     assert state.rounds_played == 1
     shown = next(e for e in state.events if e.kind == "friend_shown")
-    assert shown.data["friend"] is None and shown.data["card"] == "JK1"
+    assert shown.data["friend"] is None and shown.data["card"] == "JK"
 
 
 def test_the_winner_of_trick_1_is_a_first_trick_friend() -> None:
@@ -345,17 +348,20 @@ def test_the_president_leads_trick_1_never_the_joker_nor_a_trump_unless_holding_
     state = setup({0: "JK AH KH 2H 3H AC 2C 3C 4C 5C"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
     assert state.to_act() == (0,) and state.leader == 0
     assert playable(state) == {"AC", "2C", "3C", "4C", "5C"}
+    assert why(state, "JK") == "joker_leads_first_trick" and why(state, "AH") == "trump_leads_first_trick"
     state = setup({0: "JK AH KH QH JH 10H 9H 8H 7H 6H"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
     assert playable(state) == {"AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H"}
     state = setup({0: "JK AH KH 2H 3H AC 2C 3C 4C 5C"}, bid="13 NT", kitty="2D 3D 4D", discards="2D 3D 4D")
-    assert "AH" in playable(state) and "JK1" not in playable(state)
+    assert "AH" in playable(state) and "JK" not in playable(state)
+    assert why(state, "JK") == "joker_leads_first_trick" and why(state, "AH") is None
 
 
 def test_the_mighty_and_joker_may_be_played_instead_of_following() -> None:
     state = setup({0: "2H 3S 4S 5S 6S 7S 8S 9S 10S JS", 1: "AS JK 4H 5H 2C 3C 4C 5C 6C 7C"},
                   bid="13 C", kitty="2D 3D 4D", discards="2D 3D 4D", contract="15 D")
     play(state, "2H")
-    assert playable(state) == {"AS", "JK1", "4H", "5H"}
+    assert playable(state) == {"AS", "JK", "4H", "5H"}
+    assert why(state, "2C") == "follow" and why(state, "AS") is None
     play(state, "AS")
     assert state.voids[1] == 0  # the Mighty shows no void in hearts
 
@@ -380,7 +386,7 @@ def test_a_led_joker_names_the_suit_the_others_follow_a9() -> None:
     assert state2.led == C and state2.to_act() == (2,)
     held = {card_str(c) for c in range(53) if state2.hands[2] >> c & 1}
     clubs = {c for c in held if c.endswith("C")}
-    assert playable(state2) == (clubs | ({"AS", "JK1"} & held) if clubs else held)
+    assert playable(state2) == (clubs | ({"AS", "JK"} & held) if clubs else held)
 
 
 def test_a_joker_call_forces_the_joker_and_takes_its_power_but_not_in_trick_1() -> None:
@@ -395,11 +401,11 @@ def test_a_joker_call_forces_the_joker_and_takes_its_power_but_not_in_trick_1() 
     act(state, "call")
     assert state.called and state.counters["joker_calls"] == 1
     play(state, sorted(playable(state))[0])  # seat 1
-    assert playable(state) == {"JK1"}
+    assert playable(state) == {"JK"} and why(state, "2C") == "joker_called"
     play(state, "JK")
     while len(state.history) < 2:
         play(state, sorted(playable(state))[0])
-    assert state.history[1]["called"] and state.history[1]["cards"][2] == "JK1"
+    assert state.history[1]["called"] and state.history[1]["cards"][2] == "JK"
     assert state.history[1]["winner"] != 2  # the called joker has no power
     # in trick 1 the call card is a plain 3
     state = setup({0: "3C 2S 3S 4S 5S 6S 7S 8S 9S AH"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
@@ -419,7 +425,7 @@ def test_the_call_choice_is_offered_even_when_the_leader_holds_the_joker_but_not
     play(state, "3C")
     assert state.phase == "call"
     act(state, "call")
-    assert state.to_act() == (1,) and "JK1" not in playable(state)  # nobody else holds it: no effect (A10)
+    assert state.to_act() == (1,) and "JK" not in playable(state)  # nobody else holds it: no effect (A10)
     state = setup({0: "AS JK 3C 3S 4S 5S 6S 7S 8S 9S"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
     play(state, "AS")
     while len(state.history) < 1:
@@ -443,12 +449,13 @@ def test_joker_first_trick_forbidden_keeps_the_joker_out_of_trick_1() -> None:
     hands = {0: "2H 3S 4S 5S 6S 7S 8S 9S 10S JS", 1: "JK 2C 3C 4C 5C 6C 7C 8C 9C 10C"}
     state = setup(hands, bid="13 S", kitty="2D 3D 4D", discards="2D 3D 4D")
     play(state, "2H")
-    assert "JK1" in playable(state)
+    assert "JK" in playable(state)
     state = setup(hands, bid="13 S", kitty="2D 3D 4D", discards="2D 3D 4D",
                   options={"joker_first_trick": "forbidden"})
     play(state, "2H")
-    assert "JK1" not in playable(state) and playable(state) == {"2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C",
+    assert "JK" not in playable(state) and playable(state) == {"2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C",
                                                                  "10C"}
+    assert why(state, "JK") == "joker_first_trick_forbidden"
 
 
 def test_joker_last_trick_forbidden_makes_its_holder_play_it_in_trick_9_m5() -> None:
@@ -459,12 +466,14 @@ def test_joker_last_trick_forbidden_makes_its_holder_play_it_in_trick_9_m5() -> 
         while not state.is_over() and not checked:
             seat = state.to_act()[0]
             if state.phase == "play" and len(state.history) == 8 and state.hands[seat] >> 52 & 1:
-                opts = {str(a) for a in state.legal_actions(seat)}
-                assert (opts == {"play JK1"}) == forced or (not forced and len(opts) == 1)
+                opts = {state.game.action_text(a) for a in state.legal_actions(seat)}
+                assert (opts == {"play JK"}) == forced or (not forced and len(opts) == 1)
+                other = next(c for c in range(52) if state.hands[seat] >> c & 1)
+                assert not forced or why(state, state.game.card_text(other)) == "joker_before_last_trick"
                 checked = True
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         if forced:
-            assert all("JK1" not in t["cards"] for t in state.history[9:])
+            assert all("JK" not in t["cards"] for t in state.history[9:])
 
 
 # --------------------------------------------------------------------------- who takes a trick
@@ -507,7 +516,7 @@ def test_trumps_beat_the_led_suit_and_the_highest_card_of_the_led_suit_wins_othe
     assert winning_index(cards("5D KD 2C AH 9D"), D, -1, mighty, True) == 1
 
 
-JOKER = parse_card("JK1")
+JOKER = parse_card("JK")
 
 
 def _mighty_joker_tricks() -> list[tuple[list[int], int, int, int]]:
@@ -550,7 +559,7 @@ def test_the_issues_trick_the_mighty_played_after_a_joker_with_power_wins_in_pla
     play(state, "AH", "2H", "3H", "4H", "5H")
     assert state.history[0]["winner"] == 4
     play(state, "2S", "JK", "AS", "KS", "QS")
-    assert state.history[1]["cards"][1:3] == ["JK1", "AS"] and state.history[1]["winner"] == 1
+    assert state.history[1]["cards"][1:3] == ["JK", "AS"] and state.history[1]["winner"] == 1
 
 
 @pytest.mark.parametrize("case", [c for c in cases() if c.game_id == "mighty"], ids=lambda c: c.id)
@@ -701,3 +710,24 @@ def finish(state: object) -> None:
     while state.rounds_played == rounds and not state.is_over():
         seat = state.to_act()[0]
         state.apply(seat, state.legal_actions(seat)[0])
+
+
+def test_the_joker_is_written_jk_and_records_written_with_jk1_still_replay() -> None:
+    """Mighty has one joker: its records, actions and observations write ``JK``; a record of an
+    earlier version, which wrote ``JK1``, replays to the same result."""
+    from torite.record import Record, replay
+    from torite.sim import play
+
+    game = make_game("mighty", {"deals": 2})
+    for seed in range(6):
+        rec = play(game, ["random"] * 5, seed, keep_record=True)[1]
+        assert rec is not None
+        texts = [t for _, t in rec.actions]
+        if not any("JK" in t.split() for t in texts):
+            continue
+        assert not any("JK1" in t for t in texts)
+        old = Record.from_json({**rec.to_json(), "actions": [
+            {"seat": s, "action": " ".join("JK1" if w == "JK" else w for w in t.split())} for s, t in rec.actions]})
+        assert replay(old).result() == replay(rec).result()
+        return
+    raise AssertionError("no game played the joker")

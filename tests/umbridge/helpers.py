@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from torite import testing
 from torite.cards import card_str
 from torite.engine.base import Action
 from torite.engine.registry import make_game
@@ -49,10 +50,7 @@ def keep_both(state: UmbridgeState) -> None:
     act(state, (0, "keep"), (1, "keep"))
 
 
-def legal(state: UmbridgeState, seat: int | None = None) -> list[str]:
-    if seat is None:
-        seat = state.to_act()[0]
-    return [str(a) for a in state.legal_actions(seat)]
+legal = testing.legal_texts
 
 
 def quick_contract(state: UmbridgeState, declarer: int, bid: str, *, doubled: int = 0) -> None:

@@ -228,6 +228,9 @@ def test_a_phone_sized_table_fits_the_screen(server: str, browser: Browser) -> N
     wait_turn_or_over(page)
     take_turn(page)
     wait_turn_or_over(page)
+    # a card still sliding in from its seat may lie past the edge (clipped, never scrolled): the
+    # layout is measured once the slides are over
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
     width = page.evaluate("() => document.documentElement.clientWidth")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     boxes = page.eval_on_selector_all(

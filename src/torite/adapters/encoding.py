@@ -2,29 +2,19 @@
 
 Research frameworks want a tensor of one fixed shape per game and a fixed set of action ids
 with a legality mask.  torite games speak JSON-ready observations and actions such as
-``play 10D`` or ``bury QC KC``, of shapes each game picks.  This module derives both encodings
-*from the game alone*, through the public protocol, so a game registered tomorrow is covered
-with no code here.
+``play 10D`` or ``bury QC KC``.  This module derives both encodings *from the game's published
+description* (``game.schema()``: its declared phases, the forms of their actions, its piles,
+fields and views), so a game registered tomorrow is covered with no code here, every action a
+game can ever offer has an id, and the layout is the same for every seed.
 
-How: :func:`spec` plays a fixed, seeded set of random rounds (``EXPLORE_ROUNDS`` single rounds
-with the dealer and the round number rotating, plus ``EXPLORE_GAMES`` games of up to
-``EXPLORE_GAME_ROUNDS`` rounds) under the given options, reading every seat's observation and
-every legal action at every step.  From what it met it fixes:
-
-**The action space.**  An action is ``kind`` + a set of cards + an argument.  Each *template*
-``(kind, n, arg)`` (``n`` cards) met in exploration becomes a block of ``C(D, n)`` ids, ``D``
-the deck size: every ``n``-card subset of the deck, ranked by the combinatorial number system
-over the deck's cards in index order (so ``play`` is one id per card, Trick of the Dead's
-``bury`` one per pair).  Arguments are completed beyond what was met: an argument position
-that met a suit letter takes all four suits, one that met only integers the whole range
-between the least and the greatest, and positions pool the values every kind met at the same
-argument length (Mighty's ``contract``, met only as ``20 H``, gets every ``bid`` level and
-denomination).  Blocks are ordered by kind, card count and argument.  After them come
-*overflow* ids (at least ``OVERFLOW_MIN``): overflow id ``k`` is the ``k``-th legal action, in
-torite's order, that has no id of its own: an action of a shape exploration never met
-(Glapgos' four of a kind), or of a template with more than ``BLOCK_LIMIT`` card sets, which is
-not enumerated (a play of three cards at once).  An action beyond them raises ``KeyError``
-with its text; the adapters' tests play many random games to check none is.
+**The action space.**  An action is ``kind`` + a set of cards + an argument.  Each declared
+action form gives blocks of ids: a card (``play``) one id per card of the deck; several cards
+(``bury``) one per ``n``-card set, ranked by the combinatorial number system over the deck's
+cards in index order, or, for sets of one rank (Galapagos' pairs), one per such set in the same
+order; a word with an argument (``trump S``) or a bid (``bid 15 H``) one id per argument.  The
+blocks are ordered by kind, card count and argument text.  There are no other ids: an action
+outside the space is a bug of the game's declarations (the conformance suite checks every legal
+action is declared), and raises ``KeyError`` with its text.
 
 **The observation vector** (``float32``), segments in this order (``N`` seats, ``D`` deck cards
 in index order, ``S`` = 5 suits C D H S and joker/none; "one-hot" segments are all zero for
@@ -34,7 +24,7 @@ in index order, ``S`` = 5 suits C D H S and joker/none; "one-hot" segments are a
 segment               size        content
 ====================  ==========  ==================================================
 ``seat``              N           one-hot: the observing seat
-``phase``             P+1         one-hot over the phases met, last = another phase
+``phase``             P+1         one-hot over the declared phases, last = game over
 ``to_act``            N           seats deciding now
 ``turn``              N           one-hot
 ``dealer``            N           one-hot
@@ -51,61 +41,56 @@ segment               size        content
 ``played``            N x D       every card each seat played this round (finished tricks)
 ``won``               N x D       the cards of the tricks each seat won this round
 ``tricks_played``     1           finished tricks this round
-``trick.<slot>``      D           per-card trick flags (a ``bool`` or card list in trick
-                                  records, e.g. ``zombie``): the cards they mark, this round
-``<key>``             varies      every other key of the game's observation, by its type:
-                                  bool or int: 1; an int that may be None: 2
-                                  (present, value); card: D one-hot; suit: S one-hot;
-                                  other text: one-hot over the values met + 1 "another";
-                                  card list: D (+1: count of face-down entries);
-                                  per-seat card lists: N x D; suit list: S; per-seat suit
-                                  lists: N x S; int or bool list: its longest length met
+``trick.<key>``       D           the cards a declared trick slot (a flag or a card) or trick
+                                  fact (a card) marks in this round's finished tricks
+``trick.now.<key>``   D           the same in the current trick (trick slots)
+``<key>``             varies      every declared pile, field, view and role, by its kind:
+                                  int or bool 1; seat or a number that may be None 2
+                                  (present, value); card D one-hot; suit S one-hot; a word
+                                  one-hot over its declared values + 1 "another"; a contract
+                                  one-hot over the game's contracts + 1; cards, card texts
+                                  and a seen pile D (+1: count of face-down entries); per-seat
+                                  cards N x D; per-seat numbers or flags N
 ====================  ==========  ==================================================
 
-Keys left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians),
+Left out: ``game``, ``options`` (constant), ``stats`` (totals for statisticians),
 ``round_scores`` (earlier rounds; ``scores`` sums them), ``num_players``, ``max_rounds``,
-nested structures of other shapes (lists of dicts other than the tricks).  :func:`describe`
-lists a game's segments with offsets; ``docs/research.md`` prints them for the shipped games.
-Values are raw (points are points), not normalised.
+``winning`` (derived from the trick), a pile nobody ever sees (its size is kept), free text and
+lists of other shapes (an auction's calls).  :func:`describe` lists a game's segments with
+offsets; ``docs/research.md`` prints them for the shipped games.  Values are raw (points are
+points), not normalised.
+
+**Kept up to date.**  :meth:`ObsSpec.encode` encodes an observation whole; an environment asks
+for one at every step, so the adapters keep each seat's vector with a :class:`Tracker`, which
+writes only what changed since it was last asked (each finished trick read once, the rest
+compared with what the vector holds) and equals the whole encoding at every step.
 """
 
 from __future__ import annotations
 
 import bisect
+import copy
 import functools
 import json
 import math
-import random
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations, product
-from typing import Any
+from itertools import combinations
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from torite.cards import iter_bits, parse_card
-from torite.engine.base import Action, Game, State
+from torite.cards import SUITS, iter_bits, parse_card
+from torite.engine.base import Action
+from torite.engine.kit import OVER, Field, Pile, Role, TrickGame, TrickState, views
+from torite.engine.phases import Bid, Card, Cards, Choice, Contract, Word
 from torite.engine.registry import make_game
-from torite.seeds import derive_seed
 
-SUITS = "CDHS"
 NSUITS = 5  # C D H S, and a fifth slot for jokers / no suit
-EXPLORE_ROUNDS = 24
-EXPLORE_GAMES = 2
-EXPLORE_GAME_ROUNDS = 4
-#: a template with more card sets than this is not enumerated: its actions take overflow ids
-BLOCK_LIMIT = 2_000
-#: the fewest overflow ids; more when exploration met templates left to overflow
-OVERFLOW_MIN = 16
-#: the most arguments a completed template may take
-MAX_ARGS = 4_096
-
-#: keys of every kit observation that :class:`ObsSpec` encodes by hand or leaves out
-_COMMON = {"seat", "phase", "to_act", "turn", "dealer", "leader", "round", "led", "hand", "hand_sizes",
-           "scores", "round_points", "tricks_won", "voids", "trick", "tricks"}
-_SKIP = {"game", "options", "stats", "round_scores", "num_players", "max_rounds"}
-_TRICK_KEYS = {"leader", "seats", "cards", "led", "winner", "points"}
+#: bounds of the observation Box the environments declare: raw points and counts stay well inside
+OBS_BOUND = 1.0e6
 
 Vector = npt.NDArray[np.float32]
 
@@ -138,148 +123,80 @@ def options_key(options: Mapping[str, Any]) -> str:
     return json.dumps(dict(options), sort_keys=True)
 
 
-# --------------------------------------------------------------------------- exploration
-@dataclass
-class _Seen:
-    """Everything exploration met: observation values by key, legal actions, phases."""
-
-    values: dict[str, list[Any]] = field(default_factory=dict)
-    actions: set[Action] = field(default_factory=set)
-    phases: set[str] = field(default_factory=set)
-    slot_kinds: dict[str, set[str]] = field(default_factory=dict)
-    max_legal: int = 0
-    #: (kind, number of cards) -> the most legal actions of that shape met at one decision
-    most: dict[tuple[str, int], int] = field(default_factory=dict)
-    max_abs_score: float = 1.0
-    max_steps: int = 0
-
-
-def _look(seen: _Seen, state: State, n: int) -> None:
-    for seat in range(n):
-        obs = state.observation(seat)
-        for key, value in obs.items():
-            if key in _SKIP or key in _COMMON:
-                continue
-            vals = seen.values.setdefault(key, [])
-            if len(vals) < 400 or value not in vals[-8:]:
-                vals.append(value)
-        phase = obs.get("phase")
-        if isinstance(phase, str):
-            seen.phases.add(phase)
-        for trick in obs.get("tricks", ()):
-            if isinstance(trick, dict):
-                for k, v in trick.items():
-                    if k not in _TRICK_KEYS:
-                        seen.slot_kinds.setdefault(k, set()).add(_slot_kind(v))
-        for entry in obs.get("trick", ()):
-            if isinstance(entry, dict):
-                for k, v in entry.items():
-                    if k not in ("seat", "card"):
-                        seen.slot_kinds.setdefault("trick:" + k, set()).add(
-                            "flag" if isinstance(v, bool) else "card" if _card(v) is not None else "other")
-
-
-def _slot_kind(v: Any) -> str:
-    if isinstance(v, list) and v and all(isinstance(x, bool) for x in v):
-        return "flags"
-    if isinstance(v, list) and v and all(x is None or _card(x) is not None for x in v):
-        return "cards"
-    if v is None or _card(v) is not None:
-        return "card"
-    return "other"
-
-
-def _explore(game: Game) -> _Seen:
-    seen = _Seen()
-    n = game.num_players
-    runs: list[tuple[int, int | None, int, int]] = [
-        (derive_seed("torite-explore", i), i % n, 1, i) for i in range(EXPLORE_ROUNDS)]
-    runs += [(derive_seed("torite-explore-game", i), None, EXPLORE_GAME_ROUNDS, 0) for i in range(EXPLORE_GAMES)]
-    for seed, dealer, rounds, first in runs:
-        state = game.new_state(seed, dealer=dealer, max_rounds=rounds, first_round=first)
-        rng = random.Random(seed)
-        steps = 0
-        while not state.is_over():
-            _look(seen, state, n)
-            for seat in state.to_act():
-                legal = state.legal_actions(seat)
-                seen.actions.update(legal)
-                shapes: dict[tuple[str, int], int] = {}
-                for a in legal:
-                    shape = (a.kind, a.cards.bit_count())
-                    shapes[shape] = shapes.get(shape, 0) + 1
-                for shape, count in shapes.items():
-                    seen.most[shape] = max(seen.most.get(shape, 0), count)
-                seen.max_legal = max(seen.max_legal, len(legal))
-            seat = state.to_act()[0]
-            legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
-            steps += 1
-        _look(seen, state, n)
-        res = state.result()
-        for row in res.round_scores or (res.scores,):
-            seen.max_abs_score = max(seen.max_abs_score, *(abs(float(x)) for x in row))
-        seen.max_steps = max(seen.max_steps, math.ceil(steps / rounds))
-    return seen
-
-
 # --------------------------------------------------------------------------- actions
-def _complete_args(args: set[str], shapes: Mapping[int, list[set[str]]]) -> list[str]:
-    """The arguments met, completed position by position: a position that met a suit letter
-    takes all four, one that met only integers the whole range; ``shapes`` holds the values
-    every kind met at each position, by argument length, so Mighty's ``contract`` (met as
-    ``20 H``) takes every level and denomination its ``bid`` met."""
-    out = set(args)
-    for length in {len(a.split()) for a in args}:
-        if length == 0:
-            continue
-        columns: list[list[str]] = []
-        for vals in shapes[length]:
-            if vals & set(SUITS):
-                columns.append(sorted(vals | set(SUITS)))
-            elif all(v.lstrip("-").isdigit() for v in vals):
-                nums = [int(v) for v in vals]
-                columns.append([str(x) for x in range(min(nums), max(nums) + 1)])
-            else:
-                columns.append(sorted(vals))
-        if math.prod(len(c) for c in columns) <= MAX_ARGS:
-            out.update(" ".join(p) for p in product(*columns))
-    return sorted(out)
+@dataclass(frozen=True)
+class _Block:
+    """The ids of one ``(kind, n cards, argument)``: every ``n``-card set of the deck ranked
+    combinatorially (``sets`` None), or the listed sets in order."""
+
+    kind: str
+    n: int
+    arg: str
+    sets: tuple[int, ...] | None
+
+    def size(self, d: int) -> int:
+        return math.comb(d, self.n) if self.sets is None else len(self.sets)
+
+
+def _blocks(game: TrickGame, deck: Sequence[int]) -> list[_Block]:
+    """The blocks of every action form the game's phases declare, sorted by kind, card count
+    and argument; a form declared twice (Galapagos' ``play`` of one card in the tricks and the
+    play-off) is one block, all card sets where either form allows all."""
+    found: dict[tuple[str, int, str], set[int] | None] = {}
+
+    def add(kind: str, n: int, arg: str, sets: set[int] | None) -> None:
+        key = (kind, n, arg)
+        if key in found and (found[key] is None or sets is None):
+            found[key] = None
+        elif key in found:
+            found[key] = (found[key] or set()) | (sets or set())
+        else:
+            found[key] = sets
+
+    for phase in game.phases():
+        for t in phase.actions:
+            if isinstance(t, Card):
+                add(t.kind, 1, "", None)
+            elif isinstance(t, Cards):
+                for n in t.counts:
+                    sets = {m for m in t.card_sets(deck) if m.bit_count() == n} if t.same_rank else None
+                    add(t.kind, n, "", sets)
+            elif isinstance(t, (Choice, Bid, Word)):
+                for a in t.actions(deck):
+                    add(a.kind, 0, a.arg, None)
+            else:  # pragma: no cover - a new form needs its ids here
+                raise TypeError(f"no action ids for the form {t!r}")
+    pos = {c: i for i, c in enumerate(deck)}
+
+    def rank(m: int) -> int:
+        return sum(math.comb(p, i + 1) for i, p in enumerate(sorted(pos[c] for c in iter_bits(m))))
+
+    return [_Block(k, n, arg, None if sets is None else tuple(sorted(sets, key=rank)))
+            for (k, n, arg), sets in sorted(found.items())]
 
 
 class ActionSpace:
     """Action ids <-> torite actions for one game and options (see the module docstring)."""
 
-    def __init__(self, deck: Sequence[int], actions: set[Action], most: Mapping[tuple[str, int], int]) -> None:
+    def __init__(self, deck: Sequence[int], blocks: Sequence[_Block]) -> None:
         self.deck = list(deck)
         self.pos = {c: i for i, c in enumerate(self.deck)}
         d = len(self.deck)
-        templates: dict[tuple[str, int], set[str]] = {}
-        shapes: dict[int, list[set[str]]] = {}
-        for a in actions:
-            templates.setdefault((a.kind, a.cards.bit_count()), set()).add(a.arg)
-            tokens = a.arg.split()
-            columns = shapes.setdefault(len(tokens), [set() for _ in tokens])
-            for column, token in zip(columns, tokens):
-                column.add(token)
-        self.blocks: list[tuple[str, int, str]] = []
+        self.blocks = list(blocks)
         self.offsets: list[int] = []
         total = 0
-        overflow = 0
-        for (kind, n) in sorted(templates):
-            if math.comb(d, n) > BLOCK_LIMIT:
-                overflow += most.get((kind, n), 0)
-                continue
-            for arg in _complete_args(templates[(kind, n)], shapes):
-                self.blocks.append((kind, n, arg))
-                self.offsets.append(total)
-                total += math.comb(d, n)
-        self.index_of_block = {b: i for i, b in enumerate(self.blocks)}
+        for b in self.blocks:
+            self.offsets.append(total)
+            total += b.size(d)
+        self.index_of_block = {(b.kind, b.n, b.arg): i for i, b in enumerate(self.blocks)}
+        self._listed = [None if b.sets is None else {m: i for i, m in enumerate(b.sets)} for b in self.blocks]
         self._ids: dict[Action, int | None] = {}
-        #: ids from here on are overflow slots (see the module docstring)
-        self.semantic = total
-        self.overflow = max(OVERFLOW_MIN, 2 * overflow)
-        self.size = total + self.overflow
+        self._actions: dict[int, Action] = {}
+        self.size = total
+
+    @classmethod
+    def of(cls, game: TrickGame, deck: Sequence[int]) -> ActionSpace:
+        return cls(deck, _blocks(game, deck))
 
     def _rank(self, cards: int) -> int:
         positions = sorted(self.pos[c] for c in iter_bits(cards))
@@ -297,127 +214,129 @@ class ActionSpace:
             cards |= 1 << self.deck[p]
         return cards
 
-    def _semantic(self, action: Action) -> int | None:
+    def _id(self, action: Action) -> int | None:
         try:
             return self._ids[action]
         except KeyError:
             pass
         b = self.index_of_block.get((action.kind, action.cards.bit_count(), action.arg))
-        if b is None or any(c not in self.pos for c in iter_bits(action.cards)):
-            i = None
-        else:
-            i = self.offsets[b] + self._rank(action.cards)
+        i: int | None = None
+        if b is not None and all(c in self.pos for c in iter_bits(action.cards)):
+            listed = self._listed[b]
+            if listed is None:
+                i = self.offsets[b] + self._rank(action.cards)
+            elif action.cards in listed:
+                i = self.offsets[b] + listed[action.cards]
         if len(self._ids) < 100_000:  # a memo: search loops ask for the same few actions
             self._ids[action] = i
         return i
 
-    def _overflowing(self, legal: Sequence[Action]) -> list[Action]:
-        return [a for a in legal if self._semantic(a) is None]
-
     def index(self, action: Action, legal: Sequence[Action] | None = None) -> int:
-        """The id of ``action``; an overflow action needs the seat's ``legal`` list."""
-        i = self._semantic(action)
-        if i is not None:
-            return i
-        rest = self._overflowing(legal or ())
-        if action not in rest:
-            raise KeyError(f"action {str(action)!r} is outside this game's action space"
-                           + ("" if legal is not None else " (give the legal actions for overflow ids)"))
-        k = rest.index(action)
-        if k >= self.overflow:
-            raise KeyError(f"action {str(action)!r} is overflow action {k}, beyond the {self.overflow} slots")
-        return self.semantic + k
+        """The id of ``action`` (``legal`` is accepted for the adapters' convenience; an id never
+        depends on it)."""
+        i = self._id(action)
+        if i is None:
+            raise KeyError(f"action {str(action)!r} is outside this game's action space")
+        return i
 
     def action(self, index: int, legal: Sequence[Action] | None = None) -> Action:
         """The action of id ``index`` (``KeyError`` when there is none)."""
+        found = self._actions.get(index)
+        if found is not None:
+            return found
         if not 0 <= index < self.size:
             raise KeyError(f"action id {index} is outside 0..{self.size - 1}")
-        if index >= self.semantic:
-            rest = self._overflowing(legal or ())
-            if index - self.semantic >= len(rest):
-                raise KeyError(f"action id {index} (overflow slot {index - self.semantic}) names no legal action")
-            return rest[index - self.semantic]
+        action = self._action(index)
+        if len(self._actions) < 100_000:  # a memo: a game offers the same few actions again
+            self._actions[index] = action
+        return action
+
+    def _action(self, index: int) -> Action:
         b = bisect.bisect_right(self.offsets, index) - 1
-        kind, n, arg = self.blocks[b]
-        return Action(kind, self._unrank(index - self.offsets[b], n), arg)
+        block = self.blocks[b]
+        k = index - self.offsets[b]
+        cards = self._unrank(k, block.n) if block.sets is None else block.sets[k]
+        return Action(block.kind, cards if block.n else 0, block.arg)
 
     def mask(self, legal: Sequence[Action]) -> npt.NDArray[np.int8]:
-        m = np.zeros(self.size, np.int8)
+        """1 at the id of every action of ``legal`` (a new array)."""
+        m = bytearray(self.size)  # set byte by byte, then seen as int8: faster than numpy's own
+        known = self._ids.get  # the memo of ids: one lookup an action, on the hot path
         for a in legal:
-            m[self.index(a, legal)] = 1
-        return m
+            i = known(a)
+            m[self.index(a) if i is None else i] = 1
+        return np.frombuffer(m, np.int8)
 
     def labels(self) -> list[str]:
         """Every id's action text, for documentation and debugging."""
-        return ([str(self.action(i)) for i in range(self.semantic)]
-                + [f"overflow #{k}" for k in range(self.overflow)])
+        return [str(self.action(i)) for i in range(self.size)]
 
 
 # --------------------------------------------------------------------------- observations
 @dataclass
 class _Extra:
     key: str
-    kind: str  # bool, int, card, suit, cat, cards, seat_cards, suits, seat_suits, ints
+    kind: str  # bool, int, int?, card, suit, cat, cards, seat_cards, ints
     size: int
     values: list[str] = field(default_factory=list)
 
 
-def _leaves(v: Any) -> list[Any]:
-    if isinstance(v, list):
-        return [x for item in v for x in _leaves(item)]
-    return [v]
-
-
-def _infer(key: str, samples: list[Any], n: int, d: int) -> _Extra | None:
-    vals = [v for v in samples if v is not None]
-    if not vals:
-        return None
-    if all(isinstance(v, bool) for v in vals):
-        return _Extra(key, "bool", 1)
-    if all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
-        return _Extra(key, "int?", 2) if len(vals) < len(samples) else _Extra(key, "int", 1)
-    if all(isinstance(v, str) for v in vals):
-        if all(_card(v) is not None for v in vals):
-            return _Extra(key, "card", d)
-        if all(v in SUITS for v in vals):
-            return _Extra(key, "suit", NSUITS)
-        cats = sorted(set(vals))
-        return _Extra(key, "cat", len(cats) + 1, cats) if len(cats) <= 64 else None
-    if not all(isinstance(v, list) for v in vals):
-        return None
-    leaves = [x for v in vals for x in _leaves(v)]
-    nested = any(isinstance(x, list) for v in vals for x in v)
-    if not leaves:
-        return None
-    if all(x is None or _card(x) is not None for x in leaves) and any(x is not None for x in leaves):
-        if nested:
-            return _Extra(key, "seat_cards", n * d) if all(len(v) <= n for v in vals) else None
-        return _Extra(key, "cards", d + 1)
-    if all(isinstance(x, str) and x in SUITS for x in leaves):
-        if nested:
-            return _Extra(key, "seat_suits", n * NSUITS) if all(len(v) <= n for v in vals) else None
-        return _Extra(key, "suits", NSUITS)
-    if not nested and all(isinstance(x, (int, float)) for x in leaves):
-        return _Extra(key, "ints", max(len(v) for v in vals))
-    return None
+def _extras(game: TrickGame, n: int, d: int) -> list[_Extra]:
+    """The segments of every declared pile, field, view and role, by kind, sorted by key."""
+    contracts = sorted({a.arg for p in game.phases() for t in p.actions if isinstance(t, Bid)
+                        for a in t.actions(())}, key=lambda x: Contract.parse(x))
+    out: list[_Extra] = []
+    for p in game.PILES:
+        out.append(_Extra(p.name + "_size", "int", 1))
+        if p.seen.rule != "nobody":
+            out.append(_Extra(p.name, "cards", d + 1))
+    kinds = [(f.obs_key, f.kind) for f in game.FIELDS] + [(v.key, v.kind) for v in game.VIEWS]
+    for key, kind in kinds:
+        name = kind.name
+        if name in ("int", "bool"):
+            out.append(_Extra(key, name, 1))
+        elif name in ("seat", "int?"):
+            out.append(_Extra(key, "int?", 2))
+        elif name == "card":
+            out.append(_Extra(key, "card", d))
+        elif name == "suit":
+            out.append(_Extra(key, "suit", NSUITS))
+        elif name == "word":
+            out.append(_Extra(key, "cat", len(kind.values) + 1, list(kind.values)))
+        elif name == "contract":
+            out.append(_Extra(key, "cat", len(contracts) + 1, contracts))
+        elif name in ("cards", "card_texts"):
+            out.append(_Extra(key, "cards", d + 1))
+        elif name == "seat_cards":
+            out.append(_Extra(key, "seat_cards", n * d))
+        elif name in ("ints", "bools"):
+            out.append(_Extra(key, "ints", n))
+        # str and list: free text and other shapes are left out
+    for r in game.ROLES:
+        out.append(_Extra(r.attr, "int?", 2))
+        out.append(_Extra(r.revealed_attr, "bool", 1))
+    return sorted(out, key=lambda e: e.key)
 
 
 class ObsSpec:
-    """The observation layout of one game and options; :meth:`encode` fills a vector."""
+    """The observation layout of one game and options: :meth:`encode` fills a vector from an
+    observation, :class:`Tracker` keeps one seat's vector up to date as the game goes on."""
 
-    def __init__(self, game: Game, seen: _Seen, deck: Sequence[int]) -> None:
+    def __init__(self, game: TrickGame, deck: Sequence[int]) -> None:
         n = self.n = game.num_players
+        self.game = game
         self.deck = list(deck)
         d = self.d = len(self.deck)
         self.pos = {c: i for i, c in enumerate(self.deck)}
-        self.phases = sorted(seen.phases)
-        self.flag_slots = sorted(k for k, kinds in seen.slot_kinds.items()
-                                 if not k.startswith("trick:") and kinds <= {"flags", "cards", "card"})
-        self.entry_slots = sorted(k[6:] for k, kinds in seen.slot_kinds.items()
-                                  if k.startswith("trick:") and kinds <= {"flag", "card"})
-        self.extras = [e for key in sorted(seen.values)
-                       if (e := _infer(key, seen.values[key], n, d)) is not None]
-        self.skipped = sorted(set(seen.values) - {e.key for e in self.extras})
+        self.phases = sorted(p.name for p in game.phases())
+        self.phase_index = {p: i for i, p in enumerate(self.phases)}
+        marks = [t.key for t in game.TRICK_SLOTS if t.kind.name in ("bool", "card")]
+        self.flag_slots = sorted(marks + [f.key for f in game.TRICK_FACTS if f.kind.name == "card"])
+        self.entry_slots = sorted(marks)
+        self.extras = _extras(game, n, d)
+        shown = {e.key for e in self.extras}
+        declared = {f.obs_key for f in game.FIELDS} | {v.key for v in game.VIEWS} | {p.name for p in game.PILES}
+        self.skipped = sorted(declared - shown)
         segs: list[tuple[str, int, str]] = [
             ("seat", n, "one-hot"), ("phase", len(self.phases) + 1, "one-hot: " + ", ".join(self.phases) + ", other"),
             ("to_act", n, "bits"), ("turn", n, "one-hot"), ("dealer", n, "one-hot"), ("leader", n, "one-hot"),
@@ -437,6 +356,33 @@ class ObsSpec:
             off += size
         self.size = off
         self.offset = {name: o for name, o, _, _ in self.segments}
+        self.extra_at = [(e, self.offset[e.key]) for e in self.extras]
+        self.extra_of = {e.key: (e, at) for e, at in self.extra_at}
+        self.at_sizes, self.at_scores = self.offset["hand_sizes"], self.offset["scores"]
+        self.at_trick = self.offset["trick"]
+        #: each card's text in the game's notation -> its index in the deck
+        self.text_pos = {game.notation.texts[c]: i for i, c in enumerate(self.deck)}
+        self.simultaneous = game.SIMULTANEOUS
+        self.slot_attrs = tuple(t.attr for t in game.TRICK_SLOTS)
+        self.watches = _watches(game, set(self.extra_of))
+        attrs = [a for w in self.watches for a in w.attrs]
+        spans, at = [], 0
+        for w in self.watches:
+            spans.append((at, at + len(w.attrs)))
+            at += len(w.attrs)
+        self.watch_spans = spans
+        #: every watched state value in one call (a tuple), None when nothing is watched
+        self.watch_values: Callable[[TrickState], tuple[Any, ...]] | None = None
+        if len(attrs) == 1:
+            one = operator.attrgetter(attrs[0])
+            self.watch_values = lambda st: (one(st),)
+        elif attrs:
+            self.watch_values = operator.attrgetter(*attrs)
+        self._marks: dict[int, tuple[dict[str, Any], list[int]]] = {}
+        self.view_keys = [w.key for w in game.VIEWS if w.key in self.extra_of]
+        #: the segments a round's tricks fill (emptied when a round starts)
+        self.history_spans = [(self.offset["played"], 2 * n * d)] + [(self.offset[f"trick.{k}"], d)
+                                                                      for k in self.flag_slots]
         #: (offset, number of D-card blocks) of every segment indexed by card: a leak test
         #: checks each card marked there is one the seat may know
         card_names = {"hand": 1, "trick": n, "played": n, "won": n}
@@ -446,11 +392,18 @@ class ObsSpec:
                        if e.kind in ("card", "cards", "seat_cards")}
         self.card_segments = [(self.offset[k], blocks) for k, blocks in card_names.items()]
 
-    def _cards(self, v: Vector, at: int, cards: Any) -> None:
-        """Mark cards: their indices are gathered and set in one go at the end of encode."""
-        pos, ones = self.pos, self._ones
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its game and deck (the layout is made again from them; its readers are
+        functions made here)."""
+        return ObsSpec, (self.game, self.deck)
+
+    def _cards(self, ones: list[int], at: int, cards: Any) -> None:
+        """The indices of the cards named by texts (``ones`` gathers every index set to 1)."""
+        text_pos = self.text_pos
         for t in cards:
-            i = pos.get(_card(t))  # type: ignore[arg-type]
+            i = text_pos.get(t)
+            if i is None:  # None (face down), or another spelling of a card (JK1 for Mighty's JK)
+                i = self.pos.get(_card(t))  # type: ignore[arg-type]
             if i is not None:
                 ones.append(at + i)
 
@@ -459,14 +412,15 @@ class ObsSpec:
             v[self.offset[name] + i] = 1.0
 
     def encode(self, obs: Mapping[str, Any]) -> Vector:
-        """The vector of one observation (``state.observation(seat)``)."""
-        n, d = self.n, self.d
+        """The vector of one observation (``state.observation(seat)``), encoded whole: the
+        reference a :class:`Tracker` equals at every step."""
+        n = self.n
         v = np.zeros(self.size, np.float32)
-        self._ones: list[int] = []
+        ones: list[int] = []
         o = self.offset
         self._one(v, "seat", obs.get("seat"))
         phase = obs.get("phase")
-        v[o["phase"] + (self.phases.index(phase) if phase in self.phases else len(self.phases))] = 1.0
+        v[o["phase"] + self.phase_index.get(phase, len(self.phases))] = 1.0  # type: ignore[arg-type]
         for s in obs.get("to_act") or ():
             self._one(v, "to_act", s)
         for key in ("turn", "dealer", "leader"):
@@ -474,46 +428,70 @@ class ObsSpec:
         v[o["round"]] = float(obs.get("round") or 0)
         if obs.get("led") is not None:
             v[o["led"] + _suit_index(obs["led"])] = 1.0
-        self._cards(v, o["hand"], obs.get("hand") or ())
+        self._cards(ones, o["hand"], obs.get("hand") or ())
         for key in ("hand_sizes", "scores", "round_points", "tricks_won"):
             for i, x in enumerate((obs.get(key) or ())[:n]):
                 v[o[key] + i] = float(x)
         for s, suits in enumerate((obs.get("voids") or ())[:n]):
             for t in suits:
                 v[o["voids"] + s * NSUITS + _suit_index(t)] = 1.0
-        for entry in obs.get("trick") or ():
-            s = entry.get("seat")
-            if isinstance(s, int) and 0 <= s < n:
-                self._cards(v, o["trick"] + s * d, (entry.get("card"),))
-            for k in self.entry_slots:
-                x = entry.get(k)
-                if x is True:
-                    self._cards(v, o[f"trick.now.{k}"], (entry.get("card"),))
-                elif isinstance(x, str):
-                    self._cards(v, o[f"trick.now.{k}"], (x,))
+        self._entries(ones, obs.get("trick") or ())
         tricks = obs.get("tricks") or ()
         v[o["tricks_played"]] = float(len(tricks))
         for trick in tricks:
-            cards = trick.get("cards") or ()
-            for s, c in zip(trick.get("seats") or (), cards):
-                if isinstance(s, int) and 0 <= s < n:
-                    self._cards(v, o["played"] + s * d, (c,))
-            w = trick.get("winner")
-            if isinstance(w, int) and 0 <= w < n:
-                self._cards(v, o["won"] + w * d, cards)
-            for k in self.flag_slots:
-                x = trick.get(k)
-                if isinstance(x, list):
-                    marked = [c for c, f in zip(cards, x) if f is True] + [f for f in x if isinstance(f, str)]
-                    self._cards(v, o[f"trick.{k}"], marked)
-                elif isinstance(x, str):
-                    self._cards(v, o[f"trick.{k}"], (x,))
-        for e in self.extras:
-            self._extra(v, o[e.key], e, obs.get(e.key))
-        v[self._ones] = 1.0
+            self._finished(ones, trick)
+        for e, at in self.extra_at:
+            self._extra(v, at, e, obs.get(e.key), ones)
+        v[ones] = 1.0
         return v
 
-    def _extra(self, v: Vector, at: int, e: _Extra, x: Any) -> None:
+    def _entries(self, ones: list[int], entries: Sequence[Mapping[str, Any]]) -> None:
+        """The current trick's entries: each card by its seat, and the cards its slots mark."""
+        n, d, o = self.n, self.d, self.offset
+        for entry in entries:
+            s = entry.get("seat")
+            if isinstance(s, int) and 0 <= s < n:
+                self._cards(ones, o["trick"] + s * d, (entry.get("card"),))
+            for k in self.entry_slots:
+                x = entry.get(k)
+                if x is True:
+                    self._cards(ones, o[f"trick.now.{k}"], (entry.get("card"),))
+                elif isinstance(x, str):
+                    self._cards(ones, o[f"trick.now.{k}"], (x,))
+
+    def _finished(self, ones: list[int], trick: Mapping[str, Any]) -> None:
+        """One finished trick's record: the cards each seat played, the cards its winner won,
+        the cards its slots and facts mark."""
+        n, d, o = self.n, self.d, self.offset
+        cards = trick.get("cards") or ()
+        for s, c in zip(trick.get("seats") or (), cards):
+            if isinstance(s, int) and 0 <= s < n:
+                self._cards(ones, o["played"] + s * d, (c,))
+        w = trick.get("winner")
+        if isinstance(w, int) and 0 <= w < n:
+            self._cards(ones, o["won"] + w * d, cards)
+        for k in self.flag_slots:
+            x = trick.get(k)
+            if isinstance(x, list):
+                marked = [c for c, f in zip(cards, x) if f is True] + [f for f in x if isinstance(f, str)]
+                self._cards(ones, o[f"trick.{k}"], marked)
+            elif isinstance(x, str):
+                self._cards(ones, o[f"trick.{k}"], (x,))
+
+    def marks_of(self, record: dict[str, Any]) -> list[int]:
+        """The indices one finished trick's record sets (:meth:`_finished`), worked out once for
+        every seat's tracker: a record is never changed once its trick is over."""
+        found = self._marks.get(id(record))
+        if found is not None and found[0] is record:
+            return found[1]
+        ones: list[int] = []
+        self._finished(ones, record)
+        if len(self._marks) > 4096:
+            self._marks.clear()
+        self._marks[id(record)] = (record, ones)
+        return ones
+
+    def _extra(self, v: Vector, at: int, e: _Extra, x: Any, ones: list[int]) -> None:
         if x is None:
             return
         kind = e.kind
@@ -523,29 +501,312 @@ class ObsSpec:
             v[at] = 1.0
             v[at + 1] = float(x) if isinstance(x, (int, float)) else 0.0
         elif kind == "card":
-            self._cards(v, at, (x,))
+            self._cards(ones, at, (x,))
         elif kind == "suit":
             v[at + _suit_index(x)] = 1.0
         elif kind == "cat":
             v[at + (e.values.index(x) if x in e.values else len(e.values))] = 1.0
         elif kind == "cards" and isinstance(x, list):
-            self._cards(v, at, x)
+            self._cards(ones, at, x)
             v[at + self.d] = float(sum(1 for t in x if t is None))
         elif kind == "seat_cards" and isinstance(x, list):
             for s, cards in enumerate(x[: self.n]):
                 if isinstance(cards, list):
-                    self._cards(v, at + s * self.d, cards)
-        elif kind == "suits" and isinstance(x, list):
-            for t in x:
-                v[at + _suit_index(t)] = 1.0
-        elif kind == "seat_suits" and isinstance(x, list):
-            for s, suits in enumerate(x[: self.n]):
-                for t in suits if isinstance(suits, list) else ():
-                    v[at + s * NSUITS + _suit_index(t)] = 1.0
+                    self._cards(ones, at + s * self.d, cards)
         elif kind == "ints" and isinstance(x, list):
             for i, y in enumerate(x[: e.size]):
                 if isinstance(y, (int, float)):
                     v[at + i] = float(y)
+
+
+_LISTS = ("hand_sizes", "scores", "round_points", "tricks_won")
+
+
+class _Watch(NamedTuple):
+    """One declared pile, field or role, for a :class:`Tracker`: ``attrs``, the state
+    attributes what the seat sees of it is made of (read together for every watch, at every
+    update, and compared with what they held: a change says the watch must be read again);
+    ``view``, what the observation shows of it, as ``(key, value)`` pairs; ``private``, a
+    per-seat field of which a seat sees its own item (only that item's change matters)."""
+
+    attrs: tuple[str, ...]
+    view: Callable[[TrickState, int, int | None], list[tuple[str, Any]]]
+    private: bool = False
+
+
+def _watches(game: TrickGame, encoded: set[str]) -> list[_Watch]:
+    """The watches of the declarations whose keys the vector encodes."""
+    out: list[_Watch] = []
+    for p in game.PILES:
+        def pile_view(st: TrickState, me: int, seat: int | None, p: Pile = p) -> list[tuple[str, Any]]:
+            size, shown = views.pile_view(st, p, seat)
+            return [(k, x) for k, x in ((p.name + "_size", size), (p.name, shown)) if k in encoded]
+        seen = (p.seen.attr,) if p.seen.attr else ()
+        out.append(_Watch((p.name, *((p.face_down,) if p.face_down else ()), *seen), pile_view))
+    for f in game.FIELDS:
+        if f.obs_key in encoded:
+            def field_view(st: TrickState, me: int, seat: int | None, f: Field = f) -> list[tuple[str, Any]]:
+                return [(f.obs_key, views.field_view(st, f, me))]
+            out.append(_Watch((f.attr,), field_view, f.private))
+    for r in game.ROLES:
+        def role_view(st: TrickState, me: int, seat: int | None, r: Role = r) -> list[tuple[str, Any]]:
+            revealed, holder = views.role_view(st, r, me)
+            return [(k, x) for k, x in ((r.revealed_attr, revealed), (r.attr, holder)) if k in encoded]
+        out.append(_Watch((r.attr, r.revealed_attr), role_view))
+    return out
+
+
+def _kept(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``values`` with each list copied: a state changes its lists in place."""
+    return tuple(x[:] if type(x) is list else x for x in values)
+
+
+def _items(v: Vector) -> Any:
+    """The vector's items as a memoryview (of format ``f``): writing an item through it costs a
+    fraction of numpy's ``v[i] = x``.  (Typed Any: typeshed knows only memoryviews of ints.)"""
+    return memoryview(v)  # type: ignore[arg-type]
+
+
+class Tracker:
+    """One seat's observation vector (``None``: a spectator's), kept up to date as the game goes
+    on rather than encoded whole at every step.
+
+    Why: a framework asks for an observation at every step, and encoding the whole observation
+    (building it as JSON, then reading every trick of the round back) costs several times the
+    step.  The tracker remembers what its vector holds and, at each :meth:`update`, writes only
+    what changed since: each finished trick's record (the trick event's data, kept in the
+    round's history) is read once, and a new round empties those segments; the current trick is
+    rewritten when it changed; the hand by the cards that came and went; the per-seat numbers,
+    the voids and the one-hot segments when they moved; each declared pile, field and role when
+    the state values behind it changed, then read as the observation reads it
+    (:mod:`torite.engine.kit.views`); the game's views (``observe_extra``) at every update.
+    Everything written is what ``state.observation(seat)`` shows, and the vector equals
+    :meth:`ObsSpec.encode` of that observation at every step (a test plays random games of every
+    game and compares them)."""
+
+    def __init__(self, spec: ObsSpec, seat: int | None) -> None:
+        self.spec = spec
+        self.seat = seat
+        n = spec.n
+        me = self.me = seat if seat is not None and 0 <= seat < n else -1
+        self.v = np.zeros(spec.size, np.float32)
+        self.mv = _items(self.v)  # the tracker writes a few dozen items an update
+        if me >= 0:
+            self.mv[spec.offset["seat"] + me] = 1.0
+        o = spec.offset
+        self._at = (o["phase"], o["to_act"], o["turn"], o["dealer"], o["leader"], o["led"], o["round"], o["hand"])
+        self._phase: Any = None
+        self._phase_i = -1
+        self._to_act: tuple[int, ...] = ()
+        self._turn = self._dealer = self._leader = self._led = -1
+        self._round: Any = None
+        self._hand = 0
+        self._sizes: list[int] = []
+        self._scores: list[int] = []
+        self._points: list[int] = []
+        self._won: list[int] = []
+        self._voids: list[int] = [0] * n
+        self._trick_cards: list[int] = []
+        self._trick_key: Any = None
+        self._trick_ones: list[int] = []
+        self._read_round, self._read = -1, -1  # the round of the finished tricks read, and how many
+        self._raw: tuple[Any, ...] | None = None
+        self._shown: dict[str, Any] = {}  # the views' last values
+        self._written: set[str] = set()  # the extra segments written so far
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the memoryview (made again from the vector)."""
+        return {k: v for k, v in self.__dict__.items() if k != "mv"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.mv = _items(self.v)
+
+    def copy(self) -> Tracker:
+        """A tracker of a cloned state: the same vector and memory, independent from here on."""
+        new = copy.copy(self)
+        new.v = self.v.copy()
+        new.mv = _items(new.v)
+        new._shown = dict(self._shown)
+        new._written = set(self._written)
+        return new
+
+    def update(self, state: TrickState) -> Vector:
+        """The seat's vector now (the tracker's own array: copy it to keep it)."""
+        spec, v = self.spec, self.mv
+        n = spec.n
+        at_phase, at_to_act, at_turn, at_dealer, at_leader, at_led, at_round, at_hand = self._at
+        phase = state.phase
+        if phase != self._phase:
+            i = spec.phase_index.get(phase, len(spec.phases))
+            if self._phase_i >= 0:
+                v[at_phase + self._phase_i] = 0.0
+            v[at_phase + i] = 1.0
+            self._phase, self._phase_i = phase, i
+        to_act = state.to_act()
+        if to_act != self._to_act:
+            for s in self._to_act:
+                v[at_to_act + s] = 0.0
+            self._to_act = tuple(s for s in to_act if 0 <= s < n)
+            for s in self._to_act:
+                v[at_to_act + s] = 1.0
+        # as the observation shows it: no seat's turn in a simultaneous phase or after the end
+        turn = state.turn if phase != OVER and phase not in spec.simultaneous else -1
+        old = self._turn
+        if turn != old:
+            if 0 <= old < n:
+                v[at_turn + old] = 0.0
+            if 0 <= turn < n:
+                v[at_turn + turn] = 1.0
+            self._turn = turn
+        if state.dealer != self._dealer:
+            self._dealer = self._move(at_dealer, self._dealer, state.dealer, n)
+        if state.leader != self._leader:
+            self._leader = self._move(at_leader, self._leader, state.leader, n)
+        if state.led != self._led:
+            self._led = self._move(at_led, self._led, state.led, 4)
+        if state.round_no != self._round:
+            self._round = state.round_no
+            v[at_round] = float(state.round_no or 0)
+        hands = state.hands
+        if self.me >= 0:
+            hand = hands[self.me]
+            changed = hand ^ self._hand
+            if changed:
+                pos = spec.pos
+                while changed:
+                    low = changed & -changed
+                    at = pos.get(low.bit_length() - 1)
+                    if at is not None:
+                        v[at_hand + at] = 1.0 if hand & low else 0.0
+                    changed ^= low
+                self._hand = hand
+        sizes = list(map(int.bit_count, hands))
+        if sizes != self._sizes:
+            for i, x in enumerate(sizes, spec.at_sizes):
+                v[i] = x
+            self._sizes = sizes
+        if state.scores != self._scores or state.round_points != self._points or state.tricks_won != self._won:
+            self._scores, self._points, self._won = state.scores[:], state.round_points[:], state.tricks_won[:]
+            totals = self._scores + self._points + self._won  # side by side, one a seat each
+            for i, x in enumerate(totals, spec.at_scores):
+                v[i] = x
+        if state.voids != self._voids:
+            self._write_voids(state.voids)
+        if spec.slot_attrs:
+            self._trick(state)
+        elif state.trick != self._trick_cards or state.trick_seats != self._trick_key:
+            # a game without trick slots: the trick is its cards by seat (none face down)
+            for i in self._trick_ones:
+                v[i] = 0.0
+            at, d, pos = spec.at_trick, spec.d, spec.pos
+            seats, cards = state.trick_seats, state.trick
+            ones = [at + s * d + pos[c] for s, c in zip(seats, cards) if 0 <= s < n and c in pos]
+            for i in ones:
+                v[i] = 1.0
+            self._trick_key, self._trick_cards, self._trick_ones = seats[:], cards[:], ones
+        if len(state.history) != self._read or state.round_no != self._read_round:
+            self._tricks(state)
+        if spec.watch_values is not None or spec.view_keys:
+            self._declared(state)
+        return self.v
+
+    def _move(self, at: int, old: int, now: int, top: int) -> int:
+        """Move a one-hot segment's 1 from ``old`` to ``now`` (none outside 0..top-1)."""
+        v = self.mv
+        if 0 <= old < top:
+            v[at + old] = 0.0
+        if 0 <= now < top:
+            v[at + now] = 1.0
+        return now
+
+    def _write_voids(self, voids: list[int]) -> None:
+        """The suits each seat has shown it lacks, written where they changed."""
+        n, v = self.spec.n, self.mv
+        at = self.spec.offset["voids"]
+        old = self._voids
+        for s in range(min(n, len(voids))):
+            diff = voids[s] ^ (old[s] if s < len(old) else 0)
+            for b in range(4):
+                if diff >> b & 1:
+                    v[at + s * NSUITS + b] = float(voids[s] >> b & 1)
+        self._voids = list(voids)
+
+    def _trick(self, state: TrickState) -> None:
+        """The current trick of a game with trick slots, as its entries show it, rewritten
+        when its cards, seats or slots changed."""
+        spec, v = self.spec, self.mv
+        key = (tuple(state.trick), tuple(state.trick_seats),
+               *(tuple(getattr(state, a)) for a in spec.slot_attrs))
+        if key == self._trick_key:
+            return
+        ones: list[int] = []
+        if state.trick:
+            spec._entries(ones, views.trick_entries(state))
+        for i in self._trick_ones:
+            v[i] = 0.0
+        for i in ones:
+            v[i] = 1.0
+        self._trick_key, self._trick_ones = key, ones
+
+    def _tricks(self, state: TrickState) -> None:
+        """The round's finished tricks: each new record marked once; a new round empties them."""
+        history = state.history
+        read = self._read
+        spec, v = self.spec, self.v
+        if self._read_round != state.round_no or len(history) < read:
+            for offset, size in spec.history_spans:
+                v[offset:offset + size] = 0.0
+            read = 0
+        mv = self.mv
+        for record in history[max(read, 0):]:
+            for i in spec.marks_of(record):
+                mv[i] = 1.0
+        mv[spec.offset["tricks_played"]] = float(len(history))
+        self._read_round, self._read = state.round_no, len(history)
+
+    def _declared(self, state: TrickState) -> None:
+        """The declared piles, fields and roles, each read again as the observation reads it
+        when the state values behind it changed; the views (``observe_extra``) every time."""
+        spec = self.spec
+        if spec.watch_values is not None:
+            now = spec.watch_values(state)
+            last = self._raw
+            if now != last:
+                me, seat = self.me, self.seat
+                for watch, (a, b) in zip(spec.watches, spec.watch_spans):
+                    if last is None:
+                        changed = True
+                    elif watch.private:  # the seat's own item (a spectator's is always empty)
+                        changed = me >= 0 and now[a][me] != last[a][me]
+                    else:
+                        changed = now[a:b] != last[a:b]
+                    if changed:
+                        for key, x in watch.view(state, me, seat):
+                            self._write(key, x)
+                self._raw = _kept(now)
+        if spec.view_keys:
+            shown: dict[str, Any] = {}
+            state.observe_extra(self.seat, shown)
+            for key in spec.view_keys:
+                x = shown.get(key)
+                if key not in self._shown or self._shown[key] != x:
+                    self._shown[key] = x
+                    self._write(key, x)
+
+    def _write(self, key: str, x: Any) -> None:
+        """Encode one extra segment anew (emptied first, unless it was never written)."""
+        e, at = self.spec.extra_of[key]
+        v = self.v
+        if key in self._written:
+            v[at:at + e.size] = 0.0
+        else:
+            self._written.add(key)
+        ones: list[int] = []
+        self.spec._extra(v, at, e, x, ones)
+        mv = self.mv
+        for i in ones:
+            mv[i] = 1.0
 
 
 # --------------------------------------------------------------------------- the spec
@@ -553,27 +814,23 @@ class ObsSpec:
 class GameSpec:
     """A game with fixed options and its encodings."""
 
-    game: Game
+    game: TrickGame
     deck: list[int]
     actions: ActionSpace
     obs: ObsSpec
-    #: the largest absolute round score met in exploration: a scale for rewards
-    score_scale: float
-    #: the most actions a round took in exploration
-    round_steps: int
+
+    def tracker(self, seat: int | None) -> Tracker:
+        """A new :class:`Tracker` of ``seat``'s observation vector (``None``: a spectator's)."""
+        return Tracker(self.obs, seat)
 
 
 @functools.lru_cache(maxsize=64)
 def _spec(game_id: str, key: str) -> GameSpec:
     game = make_game(game_id, json.loads(key))
-    places = game.new_state(0, max_rounds=1).card_places()
-    deck_mask = 0
-    for m in places.values():
-        deck_mask |= m
-    deck = list(iter_bits(deck_mask))
-    seen = _explore(game)
-    return GameSpec(game, deck, ActionSpace(deck, seen.actions, seen.most), ObsSpec(game, seen, deck),
-                    seen.max_abs_score, seen.max_steps)
+    if not isinstance(game, TrickGame):
+        raise TypeError(f"{game_id} publishes no schema: the encodings need a game on the kit")
+    deck = sorted(game.deck)
+    return GameSpec(game, deck, ActionSpace.of(game, deck), ObsSpec(game, deck))
 
 
 def spec(game_id: str, options: Mapping[str, Any] | None = None) -> GameSpec:
@@ -585,19 +842,18 @@ def spec(game_id: str, options: Mapping[str, Any] | None = None) -> GameSpec:
 def describe(game_id: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The layout of a game's encodings, for documentation."""
     sp = spec(game_id, options)
+    d = len(sp.deck)
     return {
         "game": game_id,
         "options": sp.game.options,
         "players": sp.game.num_players,
-        "deck": len(sp.deck),
+        "deck": d,
         "observation_size": sp.obs.size,
         "segments": [{"name": n, "offset": o, "size": s, "content": w} for n, o, s, w in sp.obs.segments],
         "skipped_keys": sp.obs.skipped,
         "action_space": sp.actions.size,
-        "overflow": sp.actions.overflow,
-        "action_blocks": [{"kind": k, "cards": c, "arg": a, "offset": off,
-                           "size": math.comb(len(sp.deck), c)}
-                          for (k, c, a), off in zip(sp.actions.blocks, sp.actions.offsets)],
+        "action_blocks": [{"kind": b.kind, "cards": b.n, "arg": b.arg, "offset": off, "size": b.size(d)}
+                          for b, off in zip(sp.actions.blocks, sp.actions.offsets)],
     }
 
 

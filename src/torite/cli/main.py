@@ -15,6 +15,8 @@ from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import add_backend_arguments
+from torite.present import labels
+from torite.present.pages import rules_page
 from torite.record import Record, RecordError, replay
 from torite.stats import interval_text
 
@@ -33,7 +35,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(game_class(args.game).rules_page(args.lang))
+    print(rules_page(game_class(args.game), args.lang))
     return 0
 
 
@@ -85,7 +87,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def format_simulation(out: dict[str, Any]) -> str:
     """``simulate``'s result for reading: points per seat with their 95% intervals, and the game's
     counters by their words (a counter that never happened is said once, not listed)."""
-    words = game_class(out["game"]).labels("en")
+    words = labels.load(game_class(out["game"]), "en")
     lines = [f"{out['game']}  {out['options']}",
              f"{out['rounds']} round{'s' if out['rounds'] != 1 else ''}, {out['rounds_per_second']:.0f} rounds/s, "
              f"{out['actions_per_second']:.0f} actions/s"]
@@ -141,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rules", help="print a game's rules page")
     r.add_argument("game")
-    r.add_argument("--lang", default="en", help="en or ja")
+    r.add_argument("--lang", default="en", help="en, ja or ko")
     r.set_defaults(func=cmd_rules)
 
     pl = sub.add_parser("play", help="play in the terminal against bots (a full-screen table; --plain: line mode)")

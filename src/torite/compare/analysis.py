@@ -53,6 +53,7 @@ import numpy as np
 
 from torite.compare.experiment import ENDS, PLAY, SAME, SCORES, Experiment, UnitData
 from torite.engine.registry import game_class
+from torite.present import labels
 from torite.seeds import derive_seed
 from torite.stats import MeanCI, holm, mean_ci
 
@@ -198,7 +199,7 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                "round did not change who wins (a one-round game counts as not decided early).",
                _decided_early, "{:.1%}"),
     ]
-    words = cls.labels("en")
+    words = labels.load(cls, "en")
     quiet = set(never_happened(exp))
     for key in exp.stat_keys:
         if key in quiet:
@@ -568,7 +569,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
 
     play = in_play(exp)
     quiet = never_happened(exp)
-    words = game_class(exp.game_id).labels("en")
+    words = labels.load(game_class(exp.game_id), "en")
     findings: list[str] = []
     per_variant: dict[str, dict[str, Any]] = {}
     for k in range(1, len(names)):

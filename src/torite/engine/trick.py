@@ -9,25 +9,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from torite.cards import SUIT_MASKS
+from torite.cards import SUITS
 from torite.engine.base import Action
 
 T = TypeVar("T")
 
-SUITS = "CDHS"
 #: ``play`` actions, one per card, made once: legal-action lists are built on the hot path.
 PLAY_ACTIONS: tuple[Action, ...] = tuple(Action("play", 1 << c) for c in range(54))
 
 
-def follow_suit(hand: int, led: int, *, wild: int = 0) -> int:
-    """The cards of ``hand`` that may be played to a trick led in suit ``led`` (-1: leading):
-    the led suit if the hand holds it, else anything; ``wild`` cards (e.g. jokers) are always
-    playable.  A game whose rule differs writes its own rather than bending this one."""
-    if led >= 0:
-        follow = hand & SUIT_MASKS[led]
-        if follow:
-            return follow | (hand & wild)
-    return hand
+def plain_winner(cards: Sequence[int], led: int, trump: int) -> int:
+    """Index of the winning card by the plain rule: the highest trump (``trump`` -1: none),
+    else the highest card of the led suit; a joker or a card of another suit never wins, except
+    the first card when nothing else qualifies (a powerless led joker: Mighty's A13).  A game
+    with more to its rule (the Mighty, a joker with power) decides those cards first."""
+    best, best_value = 0, -1
+    for i, c in enumerate(cards):
+        suit = c // 13
+        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
+        if value > best_value:
+            best, best_value = i, value
+    return best
 
 
 def subset_table(items: Sequence[T]) -> tuple[tuple[T, ...], ...]:

@@ -26,8 +26,26 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickState
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal
+from torite.engine.kit import (
+    CARD,
+    CARD_TEXTS,
+    INTS,
+    LIST,
+    OVER,
+    PLAY,
+    REST,
+    SEAT_CARDS,
+    SEEN_BY_ALL,
+    Field,
+    Pile,
+    Place,
+    TrickGame,
+    TrickState,
+    word,
+)
+from torite.engine.phases import Card, Cards, Choice, Phase, Word
+from torite.engine.summary import row, summary
 from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
@@ -138,30 +156,36 @@ class Glapgos(TrickGame):
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds", "playoff_passes")
     BOT = "torite.games.glapgos.bot:GlapgosBot"
+    PHASES = (
+        Phase(BID, (Card("bid"),), simultaneous=True),  # both bid a card of the hand at once
+        Phase(TAKE, (Choice("take", ("FACED", "UNSEEN"), "word"),)),
+        Phase(PLAY, (Card("play"),)),
+        Phase(PLAYOFF, (Cards("play", (1, 2, 3, 4), same_rank=True), Word("pass"))),
+    )
     PILES = (
-        Pile("stock", seen="all", face_down="stock_down", deal=REST),  # top (last) card face up
-        Pile("bid_pile_0", seen="all", top_first=False),
-        Pile("bid_pile_1", seen="all", top_first=False),
-        Pile("climb", seen="all", top_first=False),  # the play-off cards on the table now
-        Pile("cleared", seen="all", top_first=False),  # play-off cards cleared after a pass
+        Pile("stock", seen=SEEN_BY_ALL, face_down="stock_down", deal=REST),  # top (last) card face up
+        Pile("bid_pile_0", seen=SEEN_BY_ALL, top_first=False),
+        Pile("bid_pile_1", seen=SEEN_BY_ALL, top_first=False),
+        Pile("climb", seen=SEEN_BY_ALL, top_first=False),  # the play-off cards on the table now
+        Pile("cleared", seen=SEEN_BY_ALL, top_first=False),  # play-off cards cleared after a pass
     )
     FIELDS = (
-        Field("faced", "card", key="faced_card"),
-        Field("bid", "card", key="your_bid", private=True),  # until both bids are in
-        Field("last_bids", "list"),  # the turn's two bids, by seat, once both are in
+        Field("faced", CARD, key="faced_card"),
+        Field("bid", CARD, key="your_bid", private=True),  # until both bids are in
+        Field("last_bids", CARD_TEXTS),  # the turn's two bids, by seat, once both are in
+        Field("auction", LIST),  # every revealed bid of the deal: [[seat, "bid QC"], ...], two a turn
         Field("bid_winner"),  # the seat whose bid won this turn (-1 none yet)
-        Field("tie_break", "str"),  # what decided it: rank, suit, colour, parity
+        Field("tie_break", word("rank", "suit", "colour", "parity")),  # what decided it ("" none yet)
         Field("auction_turn"),  # 1..13
-        Field("shown", "seat_cards", key="known_hands"),  # cards of each hand everyone knows
-        Field("melds", "list"),  # per seat, its scoring melds (lists of card texts)
-        Field("meld_cards", "seat_cards"),  # per seat, the cards of its melds
-        Field("meld_points", "list"),
-        Field("climb_last", "list"),  # the play-off play to beat (card texts), [] to lead
+        Field("shown", SEAT_CARDS, key="known_hands"),  # cards of each hand everyone knows
+        Field("melds", LIST),  # per seat, its scoring melds (lists of card texts)
+        Field("meld_cards", SEAT_CARDS),  # per seat, the cards of its melds
+        Field("meld_points", INTS),
+        Field("climb_last", CARD_TEXTS),  # the play-off play to beat (card texts), [] to lead
         Field("climb_by"),  # its player (-1: a new lead)
         Field("bonus_seat"),  # who got this deal's 100 bonus (-1: nobody yet)
         Field("bonus_points"),  # and how much
     )
-    SIMULTANEOUS = frozenset({BID})
     # the search levels leave the auction to the rule bot: a search serialises the two secret bids
     # (the second bidder's node sees the first) and judges a bid by a hundred random actions
     # (hard − normal: −26 [−59, +6] a deal searching everything).  From the first trick on the
@@ -175,6 +199,15 @@ class Glapgos(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def bounds(self) -> Bounds:
+        """From the three phases and the bonus: melds of 13 cards score at most the 13 highest
+        pip values, 4 × 11 + 9 × 10 = 134 (13 with ``meld_values = cards``); the tricks at most
+        10 + 13; the play-off at most 10 + 13 cards left; one 100 bonus; nothing below 0.
+        Decisions: 13 auction turns of two bids and a take, 26 cards in tricks, and in the
+        play-off at most 26 plays (one card or more each), each answered by at most one pass."""
+        melds = 13 if self.options["meld_values"] == "cards" else 4 * 11 + 9 * 10
+        return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
+
 
 class GlapgosState(TrickState):
     game: Glapgos
@@ -186,6 +219,7 @@ class GlapgosState(TrickState):
     cleared: list[int]
     bid: list[int]
     last_bids: list[str]
+    auction: list[list[Any]]
     shown: list[int]
     melds: list[list[list[str]]]
     meld_cards: list[int]
@@ -200,6 +234,7 @@ class GlapgosState(TrickState):
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.bid = [-1, -1]
         self.last_bids = []
+        self.auction = []
         self.bid_winner = -1
         self.tie_break = ""
         self.auction_turn = 0
@@ -221,8 +256,8 @@ class GlapgosState(TrickState):
         self.auction_turn += 1
         self.phase = BID
         self.pending = 3
-        self.events.append(Event("faced", -1, {"card": card_str(self.faced), "turn": self.auction_turn,
-                                               "stock_size": len(self.stock)}))
+        self.emit("faced", -1, {"card": card_str(self.faced), "turn": self.auction_turn,
+                                               "stock_size": len(self.stock)})
 
     def legal_bid(self, seat: int) -> list[Action]:
         return [BIDS[c] for c in iter_bits(self.hands[seat])]
@@ -236,7 +271,7 @@ class GlapgosState(TrickState):
         card = action.card
         self.bid[seat] = card
         self.pending &= ~(1 << seat)
-        self.events.append(Event("bid", seat, {"card": card_str(card)}, 1 << seat))
+        self.emit("bid", seat, {"card": card_str(card)}, 1 << seat)
         if self.pending:
             return
         bids = (self.bid[0], self.bid[1])
@@ -249,10 +284,11 @@ class GlapgosState(TrickState):
             (self.bid_pile_0 if s == 0 else self.bid_pile_1).append(c)
         self.bid = [-1, -1]
         self.last_bids = [card_str(c) for c in bids]
+        self.auction = [*self.auction, *([s, f"bid {t}"] for s, t in enumerate(self.last_bids))]
         self.bid_winner = winner
         self.tie_break = why
-        self.events.append(Event("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
-                                                  "faced": card_str(self.faced)}))
+        self.emit("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
+                                                  "faced": card_str(self.faced)})
         self.phase = TAKE
         self.turn = winner
 
@@ -271,9 +307,9 @@ class GlapgosState(TrickState):
         self.hands[taker_unseen] |= 1 << unseen
         self.shown[gets_faced] |= 1 << faced
         self.faced = -1
-        self.events.append(Event("take", seat, {"choice": action.arg.lower(), "faced": card_str(faced),
-                                                "faced_to": gets_faced}))
-        self.events.append(Event("unseen", taker_unseen, {"card": card_str(unseen)}, 1 << taker_unseen))
+        self.emit("take", seat, {"choice": action.arg.lower(), "faced": card_str(faced),
+                                                "faced_to": gets_faced})
+        self.emit("unseen", taker_unseen, {"card": card_str(unseen)}, 1 << taker_unseen)
         if self.stock:
             self._next_auction_turn()
         else:
@@ -290,11 +326,11 @@ class GlapgosState(TrickState):
             self.counters["meld_points"] += points
             self.counters["melds"] += len(melds)
         self.shown = list(self.hands)
-        self.events.append(Event("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
+        self.emit("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
                                                "meld_cards": [[card_str(c) for c in iter_bits(m)]
                                                               for m in self.meld_cards],
                                                "points": list(self.meld_points),
-                                               "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]}))
+                                               "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]})
         self._bonus(1)
         self.bid_winner = -1
         self.tie_break = ""
@@ -310,12 +346,15 @@ class GlapgosState(TrickState):
                 self.bonus_points = got[s]
                 self.round_points[s] += got[s]
                 self.counters["bonus"] += got[s]
-                self.events.append(Event("bonus", s, {"points": got[s], "phase": phase}))
+                self.emit("bonus", s, {"points": got[s], "phase": phase})
 
     # --------------------------------------------------------------- phase 2: the tricks
     def trick_winner(self) -> int:
         a, b = self.trick
         return 1 if b // 13 == a // 13 and b > a else 0
+
+    def winning_now(self) -> int | None:
+        return 0 if len(self.trick) == 1 else self.trick_winner()
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
         self.shown[seat] &= ~(1 << card)
@@ -329,7 +368,7 @@ class GlapgosState(TrickState):
         for s in range(NUM_PLAYERS):
             self.round_points[s] += points[s]
             self.counters["trick_points"] += points[s]
-        self.events.append(Event("tricks_scored", -1, {"tricks": list(self.tricks_won), "points": points}))
+        self.emit("tricks_scored", -1, {"tricks": list(self.tricks_won), "points": points})
         self._bonus(2)
         self._start_playoff()
         return False
@@ -345,8 +384,8 @@ class GlapgosState(TrickState):
         self.leader = self.turn = (self.dealer + 1) % NUM_PLAYERS  # ruling G5
         self.climb_last = []
         self.climb_by = -1
-        self.events.append(Event("playoff", self.turn, {
-            "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]}))
+        self.emit("playoff", self.turn, {
+            "hands": [[card_str(c) for c in iter_bits(h)] for h in self.hands]})
 
     def _climb_to_beat(self) -> tuple[int, int]:
         return (len(self.climb_last), self.climb[-1] % 13) if self.climb_last else (0, -1)
@@ -354,6 +393,26 @@ class GlapgosState(TrickState):
     def legal_playoff(self, seat: int) -> list[Action]:
         size, rank = self._climb_to_beat()
         return climb_legal(self.hands[seat], size, rank)
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The play-off (§7): a lead is any set of one rank; a reply is as many cards of a higher
+        rank, or a pass; a lead cannot be passed."""
+        if self.phase != PLAYOFF:
+            return super().choice_refusal(seat, action)
+        size = self._climb_to_beat()[0]
+        if action.kind == "pass":
+            return Refusal("lead_no_pass")
+        cards = action.cards
+        if cards and not cards & ~self.hands[seat] and cards & ~RANK_MASKS[(cards.bit_length() - 1) % 13]:
+            return Refusal("one_rank")
+        # a rank too low says so whatever the count: no set of it can beat the play
+        if size and cards and (cards.bit_length() - 1) % 13 <= self._climb_to_beat()[1]:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
+        if size and cards.bit_count() != size:
+            return Refusal("climb_count", {"count": size})
+        if size:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
+        return super().choice_refusal(seat, action)
 
     def is_legal_playoff(self, seat: int, action: Action) -> bool:
         cards = action.cards
@@ -376,7 +435,7 @@ class GlapgosState(TrickState):
             self.climb_last = []
             self.climb_by = -1
             self.leader = self.turn = other
-            self.events.append(Event("pass", seat, {"leads": other}))
+            self.emit("pass", seat, {"leads": other})
             return
         cards = list(iter_bits(action.cards))
         self.hands[seat] &= ~action.cards
@@ -384,7 +443,7 @@ class GlapgosState(TrickState):
         self.climb.extend(cards)
         self.climb_last = [card_str(c) for c in cards]
         self.climb_by = seat
-        self.events.append(Event("climb", seat, {"cards": list(self.climb_last), "left": self.hands[seat].bit_count()}))
+        self.emit("climb", seat, {"cards": list(self.climb_last), "left": self.hands[seat].bit_count()})
         if self.hands[seat]:
             self.turn = other
             return
@@ -392,7 +451,7 @@ class GlapgosState(TrickState):
         points = 10 + left
         self.round_points[seat] += points
         self.counters["playoff_points"] += points
-        self.events.append(Event("out", seat, {"points": points, "left": left}))
+        self.emit("out", seat, {"points": points, "left": left})
         self._bonus(3)
         self.end_round()
 
@@ -405,15 +464,17 @@ class GlapgosState(TrickState):
             bonus[self.bonus_seat] = self.bonus_points
         tricks = odd_trick_points(self.tricks_won)
         playoff = [self.round_points[s] - self.meld_points[s] - tricks[s] - bonus[s] for s in range(NUM_PLAYERS)]
-        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus}
+        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus,
+                "summary": summary([row("melds", self.meld_points), row("tricks", tricks), row("playoff", playoff),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return super().game_over() or (max(self.scores) >= self.target and self.scores[0] != self.scores[1])
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Each hand's cards everyone knows (faced cards taken; after the auction, all)."""
-        return [(f"hands[{s}]", m) for s, m in enumerate(self.shown) if m and s != seat]
+        return [(Place.hand(s), m) for s, m in enumerate(self.shown) if m and s != seat]
 
     def arrange(self, rng: Any) -> None:
         """A sampled world in the auction: an opponent that has bid already bid some card of

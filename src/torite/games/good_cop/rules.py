@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop (David Parlett), exactly as ``rules.en.md`` (and ``shared/rules/good-cop.md``)
+"""Good Cop (David Parlett), exactly as ``rules.en.md``
 says, with its rulings C1–C6.
 
 A game on the kit (``torite.engine.kit``).  The two cards the dealer turns up are the pile
@@ -15,11 +15,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, card_str
-from torite.engine.base import Event, OptionSpec
-from torite.engine.kit import PLAY, REST, Field, Pile, Role, TrickGame, TrickState
+from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
+from torite.engine.base import Bounds, OptionSpec, Refusal
+from torite.engine.kit import (
+    INT,
+    INTS,
+    PLAY,
+    REST,
+    SEEN_BY_ALL,
+    SUIT,
+    Field,
+    Pile,
+    Place,
+    Role,
+    TrickGame,
+    TrickState,
+    View,
+)
+from torite.engine.summary import row, step, summary
+from torite.engine.trick import plain_winner
 
-SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
 TRUMP_MODE, WILD_MODE = "trump", "wild"
@@ -41,15 +56,10 @@ def suits_from_turned(first: int, second: int) -> tuple[int, int]:
 def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
     """Index of the winning card (§6): the first joker played, else the highest trump, else the
     highest card of the suit led."""
-    best, best_value = 0, -1
     for i, c in enumerate(cards):
         if c >= 52:
             return i
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+    return plain_winner(cards, led, trump)
 
 
 def follow_mask(hand: int, led: int, trump: int, wild: bool) -> int:
@@ -88,7 +98,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
 
 class GoodCop(TrickGame):
     id = "good-cop"
-    title = "Good Cop, Bad Cop"
+    title = "Good Cop"
     OPTIONS = (
         OptionSpec("joker", TRUMP_MODE,
                    "jokers are the two top trumps (trump) or may be played to any trick (wild)",
@@ -101,14 +111,29 @@ class GoodCop(TrickGame):
     DECK = tuple(range(54))
     STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles", "wild_jokers")
     BOT = "torite.games.good_cop.bot:GoodCopBot"
-    PILES = (Pile("turned", seen="all", deal=REST),)  # top = the first card turned
-    FIELDS = (Field("trump", "suit"), Field("penalty", "suit"), Field("penalties", "list"))
+    PILES = (Pile("turned", seen=SEEN_BY_ALL, deal=REST),)  # top = the first card turned
+    FIELDS = (Field("trump", SUIT), Field("penalty", SUIT), Field("penalties", INTS))
+    TRICK_FACTS = (View("penalty_cards", INT),)  # cards of the penalty suit in the trick
     ROLES = (Role("cop1", card_attr="joker1", revealed_attr="cop1_shown"),
              Role("cop2", card_attr="joker2", revealed_attr="cop2_shown"))
 
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def deal_chance(self) -> None:
+        """Dealt card by card, two turned jokers could not be a deal (the pack is shuffled again
+        until they are not, §3): a deal of Good Cop is the seed's."""
+        return None
+
+    def bounds(self) -> Bounds:
+        """From the scoring (C2): a side's net is its tricks minus the penalty cards in them.
+        At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that
+        takes t tricks nets at most 10 (t = 10, the other 3 tricks holding 12 of them) and at
+        least t - min(13, 4t), -9 (t = 3 or 4); a lone good cop records its net times
+        ``lone_factor``.  Decisions: the 52 cards."""
+        factor = self.options["lone_factor"]
+        return Bounds((-9 * factor, 10 * factor), 52)
 
 
 class GoodCopState(TrickState):
@@ -139,7 +164,7 @@ class GoodCopState(TrickState):
             raise ValueError(f"{where}: the two turned cards may not both be jokers "
                              "(the pack would be shuffled again)")
 
-    def redeal(self, hands: list[int]) -> bool:
+    def void_deal(self, hands: list[int]) -> bool:
         """Two turned jokers fix no suit: the whole pack is shuffled again (§3)."""
         if all(c >= 52 for c in self.turned):
             self.reshuffles += 1
@@ -158,10 +183,10 @@ class GoodCopState(TrickState):
         self.cop1_shown, self.cop2_shown = self.cop1 < 0, self.cop2 < 0
         self.penalties = [0] * NUM_PLAYERS
         self.phase = PLAY
-        self.events.append(Event("turn", -1, {
+        self.emit("turn", -1, {
             "cards": [card_str(first), card_str(second)], "trump": SUITS[self.trump],
             "penalty": SUITS[self.penalty], "joker_turned": first >= 52 or second >= 52,
-            "reshuffles": self.reshuffles}))
+            "reshuffles": self.reshuffles})
         self.reshuffles = 0
 
     # --------------------------------------------------------------- play
@@ -188,6 +213,16 @@ class GoodCopState(TrickState):
             data["partner"] = good[1] if len(good) > 1 else None
         return data
 
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """With ``joker=trump`` a joker belongs to the trump suit (§5): it follows a lead of
+        trumps and may not be played to a plain suit the hand holds."""
+        led = self.led
+        if card >= 52 and not self.wild and led >= 0 and led != self.trump:
+            return Refusal("joker_is_trump", {"suit": SUITS[led], "trump": SUITS[self.trump]})
+        if led >= 0 and led == self.trump and not self.wild:
+            return Refusal("follow_trump", {"suit": SUITS[led]})
+        return super().play_refusal(seat, card)
+
     def trick_winner(self) -> int:
         return winning_index(self.trick, self.led, self.trump)
 
@@ -212,8 +247,18 @@ class GoodCopState(TrickState):
         lone = len(good) == 1
         self.counters["lone_good_cop"] += lone
         self.counters["good_team_wins"] += scores[good[0]] > scores[bad[0]]
+        steps = []
+        for s in range(NUM_PLAYERS):
+            team = good if s in good else bad
+            seat_steps = [step("team_net", sum(nets[t] for t in team), "=")]
+            if lone and s in good:
+                seat_steps.append(step("lone_factor", self.lone_factor))
+            steps.append(seat_steps)
         return {"tricks": list(self.tricks_won), "penalty_cards": list(self.penalties), "nets": nets,
-                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor}
+                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor,
+                "summary": summary([row("tricks", self.tricks_won, adds=False),
+                                    row("penalty_cards", self.penalties, adds=False),
+                                    row("nets", nets, adds=False)], steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit
@@ -227,12 +272,12 @@ class GoodCopState(TrickState):
         return tuple(good), tuple(s for s in range(NUM_PLAYERS) if s not in good)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """With ``joker = trump`` a joker follows trumps: a player who did not follow a lead of
         trumps holds no joker."""
         if self.wild:
             return []
-        return [(f"hands[{s}]", JOKERS_MASK) for s in range(NUM_PLAYERS)
+        return [(Place.hand(s), JOKERS_MASK) for s in range(NUM_PLAYERS)
                 if self.voids[s] >> self.trump & 1]
 
 

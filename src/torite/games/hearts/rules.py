@@ -21,13 +21,15 @@ and the lowest total wins.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, Event, OptionSpec, Result
-from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickGame, TrickState, word
+from torite.engine.phases import Card, Phase
+from torite.engine.summary import row, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -47,7 +49,7 @@ ROTATION: Final = (1, 3, 2, 0)
 PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
 _CARD_OF_PASS: Final = {a: c for c, a in enumerate(PASS_ACTIONS)}
-CARD_TEXT: Final = tuple(card_str(c) for c in range(52))
+CARD_TEXT: Final = CARD_TEXTS[:52]
 
 
 def trick_winner_index(cards: list[int], led: int) -> int:
@@ -77,19 +79,38 @@ class Hearts(TrickGame):
     SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
     BOT = "torite.games.hearts.bot:HeartsBot"
     FIELDS = (
-        Field("pass_direction", "str"),         # none, left, across, right
-        Field("hearts_broken", "bool", derived=True),
-        Field("pass_count", "list"),            # cards each seat has chosen to pass (public)
-        Field("passed", "cards", private=True),    # the cards a seat passes (its own only)
-        Field("received", "cards", private=True),  # the cards it received, after the exchange
+        Field("pass_direction", word(*DIRECTIONS)),  # none, left, across, right
+        Field("hearts_broken", BOOL, derived=True),
+        Field("pass_count", INTS),                 # cards each seat has chosen to pass (public)
+        Field("passed", CARDS, private=True),    # the cards a seat passes (its own only)
+        Field("received", CARDS, private=True),  # the cards it received, after the exchange
         Field("target"),
     )
-    SIMULTANEOUS = frozenset({PASS})
+    # the three cards to pass, one at a time, every seat at once
+    PHASES = (Phase(PASS, (Card("pass"),), simultaneous=True), Phase(PLAY, (Card("play"),)))
     DEAL_EXTRAS = ("pass_direction",)
 
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """OpenSpiel's ``hearts``: a deal scores 0 to 26 penalty points; 12 passes and 52 cards
+        (its ``MaxGameLength``, 64).  The returns are its ``26 - points``, bounded as it bounds
+        them, [0, 36] (``kMinScore``, ``kMaxScore``: its bound allows for the J♦ bonus option,
+        -10, which its default game and this one do not play; the rules reach only 0 to 26), so
+        that an algorithm scaled by the bounds behaves alike on both."""
+        return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+
+    def deal_chance(self) -> DealChance:
+        """OpenSpiel's chance: the pass direction (``target=0``; a game to 100 rotates it), then
+        the cards; the dealer plays no part, and nothing is drawn after the deal."""
+        words = () if self.options["target"] else (("pass_direction", DIRECTIONS),)
+        return DealChance(words, dealer=False, later=False)
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """OpenSpiel's return of a deal: 26 minus the penalty points."""
+        return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
 class HeartsState(TrickState):
@@ -125,7 +146,7 @@ class HeartsState(TrickState):
         self.passed = [0] * NUM_PLAYERS
         self.received = [0] * NUM_PLAYERS
         self.broken = False
-        self.events.append(Event("pass_direction", -1, {"direction": self.pass_direction}))
+        self.emit("pass_direction", -1, {"direction": self.pass_direction})
         if offset:
             self.phase = PASS
             self.pending = (1 << NUM_PLAYERS) - 1
@@ -167,11 +188,11 @@ class HeartsState(TrickState):
             to = (s + offset) % NUM_PLAYERS
             hands[to] |= passed[s]
             self.received[to] = passed[s]
-        self.events.append(Event("exchange", -1, {"direction": self.pass_direction}))
+        self.emit("exchange", -1, {"direction": self.pass_direction})
         for s in range(NUM_PLAYERS):
             giver = (s - offset) % NUM_PLAYERS
-            self.events.append(Event("receive", s, {"cards": [card_str(c) for c in iter_bits(self.received[s])],
-                                                    "giver": giver}, 1 << s))
+            self.emit("receive", s, {"cards": [card_str(c) for c in iter_bits(self.received[s])],
+                                                    "giver": giver}, 1 << s)
         self._start_play()
 
     # --------------------------------------------------------------- play
@@ -179,7 +200,7 @@ class HeartsState(TrickState):
     def hearts_broken(self) -> bool:
         """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
         earlier trick (``broken``, what the lead rule reads) or in this one."""
-        return self.broken or any(POINTS_MASK >> c & 1 for c in self.trick)
+        return self.broken or bool(POINTS_MASK & sum(map(_BIT.__getitem__, self.trick)))
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
@@ -201,6 +222,18 @@ class HeartsState(TrickState):
             return hand & ~HEARTS_MASK
         return hand
 
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The opening lead is the 2♣; no heart or Q♠ on the first trick while the hand has
+        anything else; no heart led before hearts are broken unless the hand holds only hearts."""
+        hand = self.hands[seat]
+        if self.trick:
+            if hand & SUIT_MASKS[self.led]:
+                return super().play_refusal(seat, card)
+            return Refusal("no_points_first_trick")
+        if not self.history:
+            return Refusal("lead_two_clubs")
+        return Refusal("hearts_not_broken")
+
     def trick_winner(self) -> int:
         return trick_winner_index(self.trick, self.led)
 
@@ -212,6 +245,7 @@ class HeartsState(TrickState):
 
     def score_round(self) -> dict[str, Any]:
         pts = self.round_points
+        before = list(pts)
         moon = pts.index(TOTAL_POINTS) if TOTAL_POINTS in pts else None
         if moon is not None:
             for s in range(NUM_PLAYERS):
@@ -220,7 +254,16 @@ class HeartsState(TrickState):
         # counted at the end: what a seat passed is private until then
         self.counters["hold_rounds"] += self.pass_offset == 0
         self.counters["point_cards_passed"] += sum((p & POINTS_MASK).bit_count() for p in self.passed)
-        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts]}
+        queens = [1 if before[s] >= 13 and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
+        hearts = [before[s] - 13 * queens[s] for s in range(NUM_PLAYERS)]
+        rows = [row("hearts", hearts, count=hearts, per=1),
+                row("queen", [13 * q for q in queens], count=queens, per=13)]
+        if moon is not None:
+            rows.append(row("moon", [pts[s] - before[s] for s in range(NUM_PLAYERS)]))
+        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts], "summary": summary(rows)}
+
+    def _took_queen(self, seat: int) -> bool:
+        return any(t["winner"] == seat and CARD_TEXT[QUEEN_SPADES] in t["cards"] for t in self.history)
 
     def game_over(self) -> bool:
         if super().game_over() or not self.target:
@@ -239,14 +282,14 @@ class HeartsState(TrickState):
         return [TOTAL_POINTS - p for p in pts]
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Everyone knows the seat to lead the first trick holds 2♣; after the exchange a seat
         knows the cards it passed are in the receiver's hand, until they are played."""
         if self.phase == PLAY and not self.history and not self.trick and seat != self.turn:
-            return [(f"hands[{self.turn}]", 1 << TWO_CLUBS), *self._passed_pins(seat)]
+            return [(Place.hand(self.turn), 1 << TWO_CLUBS), *self._passed_pins(seat)]
         return self._passed_pins(seat)
 
-    def _passed_pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def _passed_pins(self, seat: int | None) -> list[tuple[Place, int]]:
         if seat is None or not 0 <= seat < NUM_PLAYERS or self.phase == PASS or not self.passed[seat]:
             return []
         played = 0
@@ -257,7 +300,7 @@ class HeartsState(TrickState):
         left = self.passed[seat] & ~played
         if not left:
             return []
-        return [(f"hands[{(seat + self.pass_offset) % NUM_PLAYERS}]", left)]
+        return [(Place.hand((seat + self.pass_offset) % NUM_PLAYERS), left)]
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
         self.pass_offset = DIRECTIONS.index(obs["pass_direction"])

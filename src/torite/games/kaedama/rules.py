@@ -1,4 +1,4 @@
-"""Kaedama Trick, exactly as ``rules.en.md`` (and ``shared/rules/kaedama-trick.md``) says.
+"""Kaedama Trick, exactly as ``rules.en.md`` says.
 
 A game on the kit (``torite.engine.kit``).  A decision is one action: ``play`` a card, then
 ``replace`` or ``pass`` in the kaedama phase (seats that may not replace are skipped).
@@ -13,11 +13,34 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import card_str
-from torite.engine.base import Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, THE_CARD, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
+from torite.cards import SUITS, card_str
+from torite.engine.base import Action, Bounds, OptionSpec
+from torite.engine.kit import (
+    BOOL,
+    CARD,
+    INT,
+    INTS,
+    MAYBE_INT,
+    OVER,
+    PLAY,
+    REST,
+    SEAT,
+    SEEN_BY_ALL,
+    SUIT,
+    THE_CARD,
+    Field,
+    Pile,
+    Place,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    card_list,
+    word,
+)
+from torite.engine.phases import Card, Phase, Word
+from torite.engine.summary import row, summary
 
-SUITS: Final = "CDHS"
 NUM_PLAYERS: Final = 3
 REPLACE: Final = Action("replace")
 PASS: Final = Action("pass")
@@ -61,15 +84,19 @@ class Kaedama(TrickGame):
     )
     STAT_KEYS = ("replacements", "replacements_while_winning", "reversals", "turned_card_drawn", "tricks")
     BOT = "torite.games.kaedama.bot:KaedamaBot"
+    PHASES = (Phase(PLAYING, (Card("play"),)), Phase(KAEDAMA, (Word("replace"), Word("pass"))))
     PILES = (Pile("stock", deal=REST),  # the turned card is its first card (top)
-             Pile("out", seen="all", face_down="out_down", top_first=False))
-    FIELDS = (Field("reversals", "list"), Field("trump", "suit"), Field("turned", "card", key="turned_card"),
-              Field("turned_at", "str", key="turned_card_at"))
+             Pile("out", seen=SEEN_BY_ALL, face_down="out_down", top_first=False))
+    FIELDS = (Field("reversals", INTS), Field("trump", SUIT), Field("turned", CARD, key="turned_card"),
+              Field("turned_at", word(T_SHOWN, T_SHUFFLED, T_TOP, T_OUT, T_FACE_DOWN), key="turned_card_at"))
+    VIEWS = (View("rounds"), View("turned_card_seat", SEAT), View("kaedama_step", MAYBE_INT),
+             View("kaedama_position", MAYBE_INT))
     PLAYERS = NUM_PLAYERS
-    TRICK_SLOTS = (TrickSlot("played", "played", "card", THE_CARD), TrickSlot("drawn", "drawn"),
+    TRICK_SLOTS = (TrickSlot("played", "played", CARD, THE_CARD), TrickSlot("drawn", "drawn"),
                    TrickSlot("down", "face_down"), TrickSlot("behind", "drawn_while_losing"),
-                   TrickSlot("draws", "draws", "int", 0))
+                   TrickSlot("draws", "draws", INT, 0))
     TRICK_FACE_DOWN = "down"
+    TRICK_FACTS = (View("reversal", BOOL),)  # won by a card drawn while losing
     DEAL_EXTRAS = ("stock_after_trump",)
 
     @property
@@ -79,6 +106,16 @@ class Kaedama(TrickGame):
     @property
     def deck(self) -> tuple[int, ...]:
         return DECK_40 if self.options["double"] else DECK_36
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules: a trick is 1 point, 2 for a reversal, and a reversal needs a
+        stock card (6 a round, 12 with ``double``); then +3 for the most tricks and +2 for the
+        most reversals.  Decisions: every card of the hands, and in each trick each player
+        decides at most once whether to take a kaedama (twice with ``double``)."""
+        tricks = self.hand_size
+        stock = len(self.deck) - NUM_PLAYERS * tricks - (1 if self.options["double"] else 0)
+        per_trick = 2 if self.options["double"] else 1
+        return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
 class KaedamaState(TrickState):
@@ -141,9 +178,9 @@ class KaedamaState(TrickState):
         self.turned_slot = -1  # trick position of the turned card lying face down (T_FACE_DOWN)
         self.phase = PLAYING
         self.reversals = [0] * NUM_PLAYERS
-        self.events.append(Event("trump", -1, {"card": card_str(turned), "suit": SUITS[self.trump],
+        self.emit("trump", -1, {"card": card_str(turned), "suit": SUITS[self.trump],
                                                "turned_card_at": self.turned_at,
-                                               "stock_size": len(self.stock)}))
+                                               "stock_size": len(self.stock)})
 
     def clear_trick_hook(self) -> None:
         self.k_pos = 0  # trick position deciding in the kaedama phase
@@ -182,10 +219,10 @@ class KaedamaState(TrickState):
             self._replace(self.k_pos)
             if self.double and self.k_step == 0 and self._may_replace(self.k_pos):
                 self.k_step = 1
-                self.events.append(Event("kaedama_turn", seat, {"step": 2}))
+                self.emit("kaedama_turn", seat, {"step": 2})
                 return
         else:
-            self.events.append(Event("pass", seat, {"step": self.k_step + 1}))
+            self.emit("pass", seat, {"step": self.k_step + 1})
         self._next_decider(self.k_pos + 1)
 
     def _may_replace(self, pos: int) -> bool:
@@ -202,7 +239,7 @@ class KaedamaState(TrickState):
                 self.k_pos = pos
                 self.k_step = 0
                 self.turn = self.trick_seats[pos]
-                self.events.append(Event("kaedama_turn", self.turn, {"step": 1}))
+                self.emit("kaedama_turn", self.turn, {"step": 1})
                 return
         self._finish_kaedama()
 
@@ -231,12 +268,12 @@ class KaedamaState(TrickState):
             elif self.turned_at == T_TOP:
                 self.turned_at = T_FACE_DOWN
                 self.turned_slot = pos
-        self.events.append(Event("replace", seat, {
+        self.emit("replace", seat, {
             "out": None if old_down else card_str(old),
             "drawn": None if self.blind else card_str(new),
             "step": self.k_step + 1,
             "stock_size": len(self.stock),
-        }))
+        })
 
     def _finish_kaedama(self) -> None:
         if self.blind and (any(self.down) or any(self.out_down)):
@@ -246,9 +283,9 @@ class KaedamaState(TrickState):
                 self.turned_at, self.turned_slot = T_SHOWN, -1
             self.down = [False] * len(self.trick)
             self.out_down = [False] * len(self.out)
-            self.events.append(Event("reveal", -1, {"trick": [card_str(c) for c in self.trick],
+            self.emit("reveal", -1, {"trick": [card_str(c) for c in self.trick],
                                                     "revealed": [card_str(c) for c in revealed],
-                                                    "out": [card_str(c) for c in revealed_out]}))
+                                                    "out": [card_str(c) for c in revealed_out]})
         self.finish_trick()
 
     # --------------------------------------------------------------- tricks and scoring
@@ -269,23 +306,26 @@ class KaedamaState(TrickState):
         bonus = round_bonus(self.tricks_won, self.reversals)
         for s in range(NUM_PLAYERS):
             self.round_points[s] += bonus[s]
-        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus}
+        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus,
+                "summary": summary([row("tricks", self.tricks_won, count=self.tricks_won, per=1),
+                                    row("reversals", self.reversals, count=self.reversals, per=1),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """What every seat knows of where the turned card is (``turned_card_at``)."""
         if self.turned_at == T_TOP:
-            return [("stock", 1 << self.turned)]
+            return [(Place("stock"), 1 << self.turned)]
         if self.turned_at == T_FACE_DOWN:
-            return [(f"trick[{self.turned_slot}]", 1 << self.turned)]
+            return [(Place("trick", self.turned_slot), 1 << self.turned)]
         return []
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         if self.turned_at == T_SHUFFLED:  # in the stock, or drawn face down: in no hand
-            return [(f"hands[{s}]", 1 << self.turned) for s in range(NUM_PLAYERS)]
+            return [(Place.hand(s), 1 << self.turned) for s in range(NUM_PLAYERS)]
         return []
 
     def arrange(self, rng: Any) -> None:

@@ -1,12 +1,13 @@
-"""Mighty (마이티), exactly as ``rules.en.md`` (and ``shared/rules/mighty.md``) says, with its
-rulings A1–A16 and the game's own rulings M1–M8.
+"""Mighty (마이티), exactly as ``rules.en.md`` says, with its rulings A1–A16 and the game's own
+rulings M1–M8.
 
 A game on the kit (``torite.engine.kit``) for five players and 53 cards (the joker is card 52,
-``JK1``; ``JK`` is read as it).  Each decision is one action: ``bid 15 H`` / ``bid 16 NT`` /
-``pass`` (and ``dealmiss`` with ``deal_miss=half_point``) in the election, ``discard 7C`` three
-times, ``contract 16 S`` (the final contract; naming the current one keeps it), ``friend AS`` /
-``friend first-trick`` / ``friend none``, ``play 10H``, ``suit H`` after leading the joker and
-``call`` / ``nocall`` after leading the joker-call card.
+written ``JK``; records of older versions wrote ``JK1``, which still reads as it).  Each
+decision is one action: ``bid 15 H`` / ``bid 16 NT`` / ``pass`` (and ``dealmiss`` with
+``deal_miss=half_point``) in the election, ``discard 7C`` three times, ``contract 16 S`` (the
+final contract; naming the current one keeps it), ``friend AS`` / ``friend first-trick`` /
+``friend none``, ``play 10H``, ``suit H`` after leading the joker and ``call`` / ``nocall`` after
+leading the joker-call card.
 
 Hidden information: the kitty is a pile nobody sees; the president takes it into hand and
 discards into the pile ``discards``, which only the president sees.  The friend is a
@@ -25,11 +26,34 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import JOKER1, SUIT_MASKS, card_str, parse_card
-from torite.engine.base import Action, Event, OptionError, OptionSpec
-from torite.engine.kit import NOBODY, PLAY, Field, Pile, Role, TrickGame, TrickState, card_list
+from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
+from torite.engine.kit import (
+    BOOL,
+    CARD,
+    INTS,
+    LIST,
+    PLAY,
+    SEAT,
+    SEAT_CARDS,
+    Field,
+    Pile,
+    Place,
+    Role,
+    TrickGame,
+    TrickState,
+    View,
+    seen_by_seat,
+    word,
+)
+from torite.engine.kit import CONTRACT as CONTRACT_KIND
+from torite.engine.kit import SUIT as SUIT_KIND
+from torite.engine.phases import DECK as ANY_CARD
+from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
+from torite.engine.summary import row, step, summary
+from torite.engine.trick import plain_winner
+from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payments
 
-SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
 NUM_PLAYERS: Final = 5
 HAND: Final = 10
@@ -43,7 +67,6 @@ ACE_DIAMONDS: Final = DIAMONDS * 13 + 12
 ACE_CLUBS: Final = CLUBS * 13 + 12
 THREE_CLUBS: Final = CLUBS * 13 + 1
 THREE_SPADES: Final = SPADES * 13 + 1
-MIN_BID: Final = 13  # M of the scoring formula
 MAX_BID: Final = 20
 DENOMS: Final = ("C", "D", "H", "S", "NT")
 NT: Final = "NT"
@@ -69,16 +92,6 @@ def _bid_table() -> tuple[tuple[int, ...], tuple[Action, ...]]:
 
 BID_RANKS, BID_ACTIONS = _bid_table()
 FIRST_13: Final = 5  # index of the first bid of 13 (before it: 12 in each suit, then 12 NT)
-
-
-def contract_text(number: int, denom: str) -> str:
-    return f"{number} {denom}"
-
-
-def parse_contract(text: str) -> tuple[int, str]:
-    """``"15 H"`` -> (15, "H")."""
-    number, denom = text.split()
-    return int(number), denom
 
 
 def bid_rank(number: int, denom: str) -> int:
@@ -155,58 +168,22 @@ def winning_index(cards: Sequence[int], led: int, trump: int, mighty: int, joker
         return cards.index(mighty)
     if joker_power and JOKER in cards:
         return cards.index(JOKER)
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        if c == JOKER:
-            continue
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+    return plain_winner(cards, led, trump)
 
 
-def base_amount(contract: int, party: int, formula: str = "pagat") -> int:
-    """S before the multipliers (§9): made ``2·(B−M) + (P−B)`` (or the option's formula), failed
-    ``B − P``.  M is 13, or the contract itself for a contract of 12 (ruling M2)."""
-    m = min(MIN_BID, contract)
-    if party < contract:
-        return contract - party
-    if formula == "P-10":
-        return party - 10
-    if formula == "P-M":
-        return party - m
-    if formula == "P-M+1":
-        return party - m + 1
-    return 2 * (contract - m) + (party - contract)
-
-
-def multipliers(contract: int, party: int, no_trump: bool, no_friend: bool) -> list[str]:
-    """The doublings that apply (§9): no-trump, no friend declared, run, back run."""
-    made = party >= contract
-    out = []
-    if no_trump:
-        out.append("no_trump")
-    if no_friend:
-        out.append("no_friend")
-    if made and party == 20:
-        out.append("run")
-    if not made and party <= 9:
-        out.append("back_run")
-    return out
-
-
-def payments(n: int, president: int, friend: int, amount: int, made: bool, lone_share: int = 4) -> list[int]:
-    """Each seat's score for a deal (§9, A5, A6): with a friend ±2S, ±S and ∓S for each of
-    the three others; alone ±``lone_share``·S and ∓S for each of the four others."""
-    sign = 1 if made else -1
-    out = [-sign * amount] * n
-    if friend >= 0 and friend != president:
-        out[president] = 2 * sign * amount
-        out[friend] = sign * amount
-    else:
-        out[president] = lone_share * sign * amount
-    return out
+def mighty_phases(low: int, deal_miss: bool) -> tuple[Phase, ...]:
+    """Mighty's decisions, with bids from ``low`` and, if ``deal_miss``, a declared deal miss."""
+    ladder = Ladder(tuple(range(low, MAX_BID + 1)), DENOMS)
+    calls = (Word("pass"), Word("dealmiss")) if deal_miss else (Word("pass"),)
+    return (
+        Phase(BID, (Bid("bid", ladder), *calls)),
+        Phase(DISCARD, (Card("discard"),)),  # the president's three, one at a time
+        Phase(CONTRACT, (Bid("contract", ladder),)),  # the final contract (the bid kept, or raised)
+        Phase(FRIEND, (Card("friend", from_=ANY_CARD), Choice("friend", (FIRST_TRICK, NO_FRIEND), "word"))),
+        Phase(PLAY, (Card("play"),)),
+        Phase(SUIT, (suit_choice("suit"),)),  # the suit a led joker asks for
+        Phase(CALL, (Word("call"), Word("nocall"))),  # a joker call, or not, with the call card led
+    )
 
 
 # --------------------------------------------------------------------------- the game
@@ -247,45 +224,76 @@ class Mighty(TrickGame):
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
                  "joker_calls", "party_points", "president_points", "first_trick_friend", "fake_friend")
     BOT = "torite.games.mighty.bot:MightyBot"
-    PILES = (Pile("kitty", seen="nobody", deal=3), Pile("discards", seen="discards_seen"))
+    PHASES = mighty_phases(12, True)  # every phase and action any options allow (see phases())
+    # the kitty nobody sees; the president's three discards only the president sees
+    PILES = (Pile("kitty", deal=3), Pile("discards", seen=seen_by_seat("president")))
     FIELDS = (
         Field("attempts"),                 # deal attempts this game has used (explicit deals)
         Field("misses"),                   # deal misses of this deal so far
-        Field("miss_shown", "seat_cards"),  # the hands shown by deal misses, until the first bid
-        Field("auction", "list"),          # [[seat, "bid 15 H"], [seat, "pass"], ...]
+        Field("miss_shown", SEAT_CARDS),   # the hands shown by deal misses, until the first bid
+        Field("auction", LIST),            # [[seat, "bid 15 H"], [seat, "pass"], ...]
         Field("passed"),                   # seats that passed (a mask)
-        Field("high_bid", "str"),          # the highest bid so far, "15 H"
-        Field("bidder"),                   # its seat
+        Field("high_bid", CONTRACT_KIND),       # the highest bid so far, "15 H"
+        Field("bidder", SEAT),             # its seat
         Field("minimum"),                  # the lowest bid now (12 after an all_pass=min12 restart)
-        Field("restarted", "bool"),
+        Field("restarted", BOOL),
         Field("prev_president"),           # the previous deal's president (-1: none yet)
-        Field("president"),
-        Field("contract", "str"),          # the election's bid, then the final contract
-        Field("trump", "suit"),
-        Field("mighty", "card"),           # fixed with the final contract
-        Field("call_card", "card"),
-        Field("friend_call", "str"),       # "card", "first-trick", "none"
-        Field("friend_card", "card"),
-        Field("called", "bool"),           # the current trick's joker call
-        Field("points_taken", "list"),     # point cards in each seat's tricks this deal
+        Field("president", SEAT),
+        Field("contract", CONTRACT_KIND),       # the election's bid, then the final contract
+        Field("trump", SUIT_KIND),
+        Field("mighty", CARD),             # fixed with the final contract
+        Field("call_card", CARD),
+        Field("friend_call", word(CARD_FRIEND, FIRST_TRICK, NO_FRIEND)),
+        Field("friend_card", CARD),
+        Field("called", BOOL),             # the current trick's joker call
+        Field("points_taken", INTS),       # point cards in each seat's tricks this deal
     )
     ROLES = (Role("friend", card_attr="friend_card", revealed_attr="friend_shown"),)
+    TRICK_FACTS = (View("called", BOOL),)  # a joker call caught the joker
 
     @property
     def hand_size(self) -> int:
         return HAND
 
+    def phases(self) -> tuple[Phase, ...]:
+        """The bids go from 13, or from 12 when an option allows it (an opening 12 no-trump, or
+        the election restarted from 12); a declared deal miss only with ``deal_miss=half_point``."""
+        opts = self.options
+        low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
+        return mighty_phases(low, opts["deal_miss"] == "half_point")
+
+    def bounds(self) -> Bounds:
+        """From the scoring (§9): S of a made contract is at most the formula's best (20 points
+        made, over the contract that gives most), of a failed one 20 (a contract of 20, no
+        point); the doublings at most ×8 (no-trump, no friend, and a run or a back run); the
+        president is paid ``lone_share`` times S alone, the others S.  Decisions of the deal that
+        is played: an election of at most 18 rising bids (12 to 20, a suit then no-trump at each)
+        and 4 passes (after 5 passes first with ``all_pass = min12``), 3 discards, the contract,
+        the friend, 50 cards, a suit for the led joker and a joker call.  A deal thrown in takes
+        at most 5 decisions (5 passes, or 4 calls and a declared deal miss; 10 with
+        ``all_pass = min12``), and the rules deal again as often as it happens (§5)."""
+        opts = self.options
+        low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
+        made = max(base_amount(b, p, opts["score_formula"]) for b in range(low, MAX_BID + 1)
+                   for p in range(b, 21))
+        failed = MAX_BID  # a contract of 20 without a point
+        share, factor = opts["lone_share"], 8
+        best = factor * max(share * made, failed)
+        worst = -factor * max(share * failed, made)
+        restart = 5 if opts["all_pass"] == "min12" else 0
+        played = restart + 18 + 4 + 3 + 1 + 1 + 10 * NUM_PLAYERS + 1 + 1
+        return Bounds((worst, best), played, thrown_in_actions=5 + restart)
+
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
-            raise OptionError("mighty: joker_call_first_trick needs the joker playable in trick 1 "
-                              "(joker_first_trick=no_power)")
+            raise OptionConflict("mighty: joker_call_first_trick needs the joker playable in trick 1 "
+                                 "(joker_first_trick=no_power)",
+                                 {"joker_call_first_trick": True, "joker_first_trick": "forbidden"})
 
     def parse_action(self, text: str) -> Action:
-        """The notation of the rules page: ``JK`` is the joker, ``first-trick`` and ``none`` are
-        read in any case."""
-        words = text.split()
-        words = ["JK1" if w.upper() == "JK" else w for w in words]
-        action = super().parse_action(" ".join(words))
+        """``first-trick`` and ``none`` are read in any case (``JK`` and the older ``JK1`` are the
+        joker, as everywhere)."""
+        action = super().parse_action(text)
         if action.kind == "friend" and action.arg.lower() in (FIRST_TRICK, NO_FRIEND):
             return Action("friend", action.cards, action.arg.lower())
         return action
@@ -295,20 +303,18 @@ class MightyState(TrickState):
     game: Mighty
     kitty: list[int]
     discards: list[int]
-    attempts: int = 0
     prev_president: int = -1
-    next_dealer: int = -1
-    _void_before: int = 0
+    deals_next: int = -1  # who deals the next deal (the friend, else the president), once scored
     misses: int
     miss_shown: list[int]
     auction: list[list[Any]]
     passed: int
-    high_bid: str | None
+    high_bid: Contract | None
     bidder: int | None
     minimum: int
     restarted: bool
     president: int | None
-    contract: str | None
+    contract: Contract | None
     trump: int
     mighty: int
     call_card: int
@@ -328,34 +334,33 @@ class MightyState(TrickState):
         self.last_rule: str = opts["joker_last_trick"]
 
     # --------------------------------------------------------------- dealing
-    def check_deal(self, index: int, d: Mapping[str, Any]) -> None:
-        """An explicit deal may write the joker ``JK`` (the page's notation) as well as ``JK1``."""
-        if isinstance(d, dict):
-            for key in ("hands", "kitty"):
-                if key in d:
-                    d[key] = _jk(d[key])
-        super().check_deal(index, d)
+    def next_dealer(self) -> int:
+        """The previous deal's friend deals next, else its president (§4)."""
+        return self.deals_next if self.deals_next >= 0 else super().next_dealer()
 
-    def start_round(self) -> None:
-        """The previous deal's friend deals next, else its president (§4); the kit moves the
-        dealer on by one, so it is given the seat before."""
-        if self.round_scores and self.next_dealer >= 0:
-            self.dealer = (self.next_dealer - 1) % self.n
-        super().start_round()
-
-    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
-        played = len(self.round_scores)
-        if played < len(self.deals) and self.attempts != played:
-            # earlier deal misses or redeals used explicit deals: this attempt takes the next one
-            del self.events[-self.n:]
-            self._put_deal(self.deals[self.attempts] if self.attempts < len(self.deals) else None)
-        self.attempts += 1
+    def before_deal(self) -> None:
         self.misses = 0
         self.miss_shown = [0] * self.n
+
+    def void_deal(self, hands: list[int]) -> bool:
+        """An automatic deal miss (A1, A16): the first such hand clockwise from the dealer is
+        shown and thrown in before anyone looks (only the hand shown is ever named, M1); its
+        holder deals again."""
+        if self.miss_rule == "half_point":
+            return False
+        for i in range(self.n):
+            s = (self.dealer + i) % self.n
+            if is_deal_miss(hands[s], self.miss_rule):
+                self._throw_in(s, hands[s])
+                return True
+        return False
+
+    def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.president = None
         self.contract = None
         self.trump = -1
         self.mighty = -1
+        self.void_exempt = 0
         self.call_card = -1
         self.friend_call = None
         self.friend_card = -1
@@ -363,43 +368,30 @@ class MightyState(TrickState):
         self.friend_shown = False
         self.called = False
         self.points_taken = [0] * self.n
-        self.next_dealer = -1
+        self.deals_next = -1
         self._open_election()
 
-    def _put_deal(self, deal: Mapping[str, Any] | None) -> None:
-        """Hands and kitty from an explicit deal, or shuffled; each seat is shown its hand."""
-        n = self.n
-        if deal is not None:
-            hands = [sum(1 << c for c in card_list(h)) for h in deal["hands"]]
-            self.kitty = card_list(deal["kitty"])[::-1]
-        else:
-            deck = list(self.game.deck)
-            self.rng.shuffle(deck)
-            hands = [sum(1 << c for c in deck[i * HAND:(i + 1) * HAND]) for i in range(n)]
-            self.kitty = deck[n * HAND:]
-        self.hands = hands
-        for s in range(n):
-            self.events.append(Event("deal", s, {"cards": [card_str(c) for c in _bits(hands[s])]}, 1 << s))
+    def _throw_in(self, seat: int, hand: int) -> None:
+        """``seat`` shows its hand: the deal is void and ``seat`` deals again (A1)."""
+        self.misses += 1
+        self.counters["deal_miss"] += 1
+        self.miss_shown = list(self.miss_shown)
+        self.miss_shown[seat] |= hand
+        self.emit("deal_miss", seat, {"cards": self.notation.cards(hand)})
+        self._announce_redeal(seat, "deal_miss")
+
+    def _announce_redeal(self, dealer: int, reason: str) -> None:
+        self.dealer = dealer
+        self.emit("redeal", dealer, {"reason": reason, "dealer": dealer})
 
     def _redeal(self, dealer: int, reason: str) -> None:
-        """Throw the cards in and deal again (a deal miss, or all five passed)."""
-        self.dealer = dealer
-        self.events.append(Event("redeal", dealer, {"reason": reason, "dealer": dealer}))
-        deal = self.deals[self.attempts] if self.attempts < len(self.deals) else None
-        self.attempts += 1
-        self._put_deal(deal)
+        """All five passed: the cards are thrown in and dealt again, then the election opens."""
+        self._announce_redeal(dealer, reason)
+        self.deal_again()
         self._open_election()
 
     def _open_election(self) -> None:
-        """Check for a deal miss (A1, A16), then let the opener bid (§6, A2)."""
-        if self.miss_rule != "half_point":
-            for i in range(self.n):
-                s = (self.dealer + i) % self.n
-                if is_deal_miss(self.hands[s], self.miss_rule):
-                    # thrown in before anyone looks: only the hand shown is ever named (M1)
-                    del self.events[-self.n:]
-                    self._deal_miss(s)
-                    return
+        """Let the opener bid (§6, A2)."""
         self.auction = []
         self.passed = 0
         self.high_bid = None
@@ -414,23 +406,13 @@ class MightyState(TrickState):
             return self.prev_president
         return self.dealer
 
-    def _deal_miss(self, seat: int) -> None:
-        """``seat`` shows its hand; the deal is void and ``seat`` deals again (A1)."""
-        hand = self.hands[seat]
-        self.misses += 1
-        self.counters["deal_miss"] += 1
-        self.miss_shown = list(self.miss_shown)
-        self.miss_shown[seat] |= hand
-        self.events.append(Event("deal_miss", seat, {"cards": [card_str(c) for c in _bits(hand)]}))
-        self._redeal(seat, "deal_miss")
-
     # --------------------------------------------------------------- the election
     def legal_bid(self, seat: int) -> list[Action]:
         out = []
         if (self.miss_rule == "half_point" and not self.restarted and not any(s == seat for s, _ in self.auction)
                 and may_declare_deal_miss(self.hands[seat])):
             out.append(DEALMISS)
-        low = -1 if self.high_bid is None else bid_rank(*parse_contract(self.high_bid))
+        low = -1 if self.high_bid is None else bid_rank(*self.high_bid)
         start = bisect_right(BID_RANKS, low)
         if self.minimum > 12:
             if self.high_bid is None and self.game.options["nt_min12"]:
@@ -441,19 +423,21 @@ class MightyState(TrickState):
         return out
 
     def apply_bid(self, seat: int, action: Action) -> None:
-        if action.kind == "dealmiss":
-            self._deal_miss(seat)
+        if action.kind == "dealmiss":  # a declared deal miss (half_point, M1)
+            self._throw_in(seat, self.hands[seat])
+            self.deal_again()
+            self._open_election()
             return
         if any(self.miss_shown):
             self.miss_shown = [0] * self.n
         self.auction = [*self.auction, [seat, str(action)]]
         if action.kind == "pass":
             self.passed |= 1 << seat
-            self.events.append(Event("pass", seat, {}))
+            self.emit("pass", seat, {})
         else:
-            self.high_bid, self.bidder = action.arg, seat
-            self.events.append(Event("bid", seat, {"bid": action.arg}))
-            if action.arg == contract_text(MAX_BID, NT):
+            self.high_bid, self.bidder = Contract.parse(action.arg), seat
+            self.emit("bid", seat, {"bid": action.arg})
+            if self.high_bid == (MAX_BID, NT):
                 self._elect(seat)  # 20 no-trump cannot be beaten (A3)
                 return
         passes = self.passed.bit_count()
@@ -463,7 +447,7 @@ class MightyState(TrickState):
                 self.minimum = 12
                 self.passed = 0
                 self.auction = []
-                self.events.append(Event("restart", self.dealer, {"minimum": 12}))
+                self.emit("restart", self.dealer, {"minimum": 12})
                 self.turn = self._opener()
             else:
                 self._redeal(self.dealer, "all_pass")
@@ -481,19 +465,15 @@ class MightyState(TrickState):
         assert self.high_bid is not None
         self.president = seat
         self.contract = self.high_bid
-        self.trump = trump_of(parse_contract(self.high_bid)[1])
-        self.events.append(Event("president", seat, {"bid": self.high_bid}))
+        self.trump = trump_of(self.high_bid.denomination)
+        self.emit("president", seat, {"bid": str(self.high_bid)})
         kitty = sorted(self.kitty)
         for c in kitty:
             self.hands[seat] |= 1 << c
         self.kitty = []
-        self.events.append(Event("kitty", seat, {"cards": [card_str(c) for c in kitty]}, 1 << seat))
+        self.emit("kitty", seat, {"cards": [self._texts[c] for c in kitty]}, 1 << seat)
         self.phase = DISCARD
         self.turn = seat
-
-    def discards_seen(self) -> int:
-        """Only the president sees the discards."""
-        return NOBODY if self.president is None else 1 << self.president
 
     # --------------------------------------------------------------- kitty and contract
     def legal_discard(self, seat: int) -> list[Action]:
@@ -503,29 +483,31 @@ class MightyState(TrickState):
         card = action.card
         self.hands[seat] &= ~(1 << card)
         self.discards.append(card)
-        self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+        self.emit("discard", seat, {"card": self._texts[card]}, 1 << seat)
         if len(self.discards) == 3:
-            self.events.append(Event("discarded", seat, {"count": 3}))
+            self.emit("discarded", seat, {"count": 3})
             self.phase = CONTRACT
 
     def legal_contract(self, seat: int) -> list[Action]:
         assert self.contract is not None
-        number, denom = parse_contract(self.contract)
+        number, denom = self.contract
         out = []
         for d in DENOMS:
             for k in range(number + change_cost(denom, d), MAX_BID + 1):
-                out.append(Action("contract", 0, contract_text(k, d)))
+                out.append(Action("contract", 0, str(Contract(k, d))))
         return out
 
     def apply_contract(self, seat: int, action: Action) -> None:
-        changed = action.arg != self.contract
-        self.contract = action.arg
-        self.trump = trump_of(parse_contract(action.arg)[1])
+        contract = Contract.parse(action.arg)
+        changed = contract != self.contract
+        self.contract = contract
+        self.trump = trump_of(contract.denomination)
         self.mighty = mighty_of(self.trump, self.game.options["mighty_when_spades"])
+        self.void_exempt = 1 << self.mighty  # it may be played instead of following
         self.call_card = call_card_of(self.trump)
-        self.events.append(Event("contract", seat, {"contract": action.arg, "changed": changed,
-                                                    "mighty": card_str(self.mighty),
-                                                    "call_card": card_str(self.call_card)}))
+        self.emit("contract", seat, {"contract": action.arg, "changed": changed,
+                                                    "mighty": self._texts[self.mighty],
+                                                    "call_card": self._texts[self.call_card]})
         self.phase = FRIEND
 
     # --------------------------------------------------------------- the friend
@@ -538,21 +520,21 @@ class MightyState(TrickState):
             self.friend_call, self.friend_card = CARD_FRIEND, card
             holder = next((s for s, h in enumerate(self.hands) if h >> card & 1), -1)
             self.friend = -1 if holder == seat else holder  # held or discarded: a fake friend (A5)
-            self.events.append(Event("friend", seat, {"call": CARD_FRIEND, "card": card_str(card)}))
+            self.emit("friend", seat, {"call": CARD_FRIEND, "card": self._texts[card]})
         else:
             self.friend_call = action.arg
             if action.arg == NO_FRIEND:
                 self.friend_shown = True
-            self.events.append(Event("friend", seat, {"call": action.arg}))
+            self.emit("friend", seat, {"call": action.arg})
         self.phase = PLAY
         self.leader = self.turn = seat  # the president leads trick 1 (§8)
 
     def _reveal(self) -> None:
         self.friend_shown = True
         friend = self.friend if self.friend >= 0 else None
-        self.events.append(Event("friend_shown", self.friend, {
+        self.emit("friend_shown", self.friend, {
             "friend": friend, "president": self.president,
-            "card": card_str(self.friend_card) if self.friend_card >= 0 else None}))
+            "card": self._texts[self.friend_card] if self.friend_card >= 0 else None})
 
     # --------------------------------------------------------------- the tricks
     def playable(self, seat: int) -> int:
@@ -578,14 +560,38 @@ class MightyState(TrickState):
         follow = hand & SUIT_MASKS[self.led] if self.led >= 0 else 0
         return follow | free if follow else hand
 
-    def play_card(self, seat: int, card: int) -> None:
-        self._void_before = self.voids[seat]
-        super().play_card(seat, card)
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The restrictions ``playable`` applies, each by its rule (A7, A14, M5, the joker call)."""
+        hand = self.hands[seat]
+        trick_no = len(self.history)
+        if trick_no == 8 and self.last_rule == "forbidden" and hand & JOKER_BIT:
+            return Refusal("joker_before_last_trick")  # M5: it may not be kept for trick 10
+        if not self.trick and trick_no == 0:
+            if card == JOKER:
+                return Refusal("joker_leads_first_trick")  # A7
+            return Refusal("trump_leads_first_trick", {"suit": SUITS[self.trump]})  # A14
+        if self.called and hand & JOKER_BIT:
+            return Refusal("joker_called", {"card": self._texts[self.call_card]})
+        if card == JOKER and trick_no == 0 and self.first_rule == "forbidden":
+            return Refusal("joker_first_trick_forbidden")
+        return super().play_refusal(seat, card)
 
-    def card_played(self, seat: int, card: int) -> dict[str, Any]:
-        if card == self.mighty:
-            self.voids[seat] = self._void_before  # the Mighty may be played instead of following
-        return {"card": card_str(card)}
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """A bid must beat the highest (no-trump beats the same number in a suit) and start from
+        the minimum; the final contract may not go below the bid plus the cost of a change."""
+        try:
+            bid = Contract.parse(action.arg)
+        except ValueError:
+            return super().choice_refusal(seat, action)
+        if self.phase == BID and action.kind == "bid":
+            if self.high_bid is not None and bid_rank(*bid) <= bid_rank(*self.high_bid):
+                return Refusal("bid_higher", {"contract": str(self.high_bid)})
+            return Refusal("bid_minimum", {"minimum": self.minimum})
+        if self.phase == CONTRACT and action.kind == "contract" and self.contract is not None:
+            cost = change_cost(self.contract.denomination, bid.denomination)
+            return Refusal("contract_at_least", {"contract": str(self.contract),
+                                                 "level": self.contract.level + cost, "cost": cost})
+        return super().choice_refusal(seat, action)
 
     def after_play(self, seat: int, card: int) -> bool:
         if self.friend_call == CARD_FRIEND and card == self.friend_card:
@@ -602,7 +608,7 @@ class MightyState(TrickState):
 
     def _joker_played(self) -> bool:
         """Whether the joker has been played in an earlier trick (public)."""
-        text = card_str(JOKER)
+        text = self._texts[JOKER]
         return any(text in t["cards"] for t in self.history)
 
     def legal_suit(self, seat: int) -> list[Action]:
@@ -610,7 +616,7 @@ class MightyState(TrickState):
 
     def apply_suit(self, seat: int, action: Action) -> None:
         self.led = SUITS.index(action.arg)
-        self.events.append(Event("suit", seat, {"suit": action.arg}))
+        self.emit("suit", seat, {"suit": action.arg})
         self.phase = PLAY
         self.advance()
 
@@ -621,7 +627,7 @@ class MightyState(TrickState):
         self.called = action.kind == "call"
         if self.called:
             self.counters["joker_calls"] += 1
-        self.events.append(Event("joker_call", seat, {"call": self.called, "card": card_str(self.call_card)}))
+        self.emit("joker_call", seat, {"call": self.called, "card": self._texts[self.call_card]})
         self.phase = PLAY
         self.advance()
 
@@ -661,7 +667,7 @@ class MightyState(TrickState):
         side = self.side()
         discard_points = points_of(sum(1 << c for c in self.discards))
         party = sum(self.points_taken[s] for s in side) + (discard_points if opts["discards_count"] else 0)
-        number, denom = parse_contract(self.contract)
+        number, denom = self.contract
         made = party >= number
         base = base_amount(number, party, opts["score_formula"])
         mults = multipliers(number, party, denom == NT, self.friend_call == NO_FRIEND)
@@ -682,11 +688,21 @@ class MightyState(TrickState):
         fake = self.friend_call != NO_FRIEND and len(side) == 1
         c["fake_friend"] += fake
         self.prev_president = self.president
-        self.next_dealer = side[-1]
+        self.deals_next = side[-1]
+        sign = 1 if made else -1
+        steps = []
+        for s in range(self.n):
+            share = (opts["lone_share"] if len(side) == 1 else 2) if s == self.president \
+                else 1 if s in side else -1
+            steps.append([step("base", base, "="), *(step(m, 2) for m in mults),
+                          step("share", share * sign)])
+        rows = [row("points_taken", self.points_taken, adds=False)]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
-                "contract": self.contract, "party_points": party, "made": made, "base": base,
+                "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
-                "alone": len(side) == 1, "fake": fake}
+                "alone": len(side) == 1, "fake": fake,
+                "formula": opts["score_formula"], "minimum": min(MIN_BID, number),
+                "summary": summary(rows, steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit
@@ -699,37 +715,31 @@ class MightyState(TrickState):
         return side, tuple(s for s in range(self.n) if s not in side)
 
     # --------------------------------------------------------------- information
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """What play shows: a seat that did not play the joker to a joker call holds none, and a
         president who led a trump to trick 1 held nothing but trumps and the joker (A14)."""
-        out: list[tuple[str, int]] = []
+        out: list[tuple[Place, int]] = []
         tricks: list[tuple[list[int], list[int], bool]] = [
             (t["seats"], [parse_card(x) for x in t["cards"]], t["called"]) for t in self.history]
         if self.trick:
             tricks.append((self.trick_seats, self.trick, self.called))
         for seats, cards, called in tricks:
             if called:
-                out.extend((f"hands[{s}]", JOKER_BIT) for s, c in zip(seats[1:], cards[1:]) if c != JOKER)
+                out.extend((Place.hand(s), JOKER_BIT) for s, c in zip(seats[1:], cards[1:]) if c != JOKER)
         if tricks and self.trump >= 0 and self.president is not None:
             lead = tricks[0][1][0]
             if lead < 52 and lead // 13 == self.trump:
                 others = sum(SUIT_MASKS[s] for s in range(4) if s != self.trump)
-                out.append((f"hands[{self.president}]", others))
+                out.append((Place.hand(self.president), others))
         return out
+
+    def restore_extra(self, obs: Mapping[str, Any]) -> None:
+        self.void_exempt = 1 << self.mighty if self.mighty >= 0 else 0
 
     def arrange(self, rng: random.Random) -> None:
         """A sampled world in which the president holds the friend card has no friend (A5)."""
         if self.friend == self.president:
             self.friend = -1
-
-
-def _jk(value: Any) -> Any:
-    """``JK`` as ``JK1`` in a card list (or a list of them, or a text of cards)."""
-    if isinstance(value, str):
-        return " ".join("JK1" if w.upper() == "JK" else w for w in value.replace(",", " ").split())
-    if isinstance(value, list):
-        return [_jk(v) for v in value]
-    return value
 
 
 def _bits(mask: int) -> list[int]:
@@ -745,5 +755,5 @@ Mighty.STATE = MightyState
 
 __all__ = ["CALL_JOKER", "DEALMISS", "DENOMS", "FRIEND_ACTIONS", "JOKER", "NO_CALL", "PASS", "POINT_MASK",
            "Mighty", "MightyState", "base_amount", "bid_rank", "call_card_of", "change_cost", "is_deal_miss",
-           "joker_has_power", "may_declare_deal_miss", "mighty_of", "multipliers", "parse_contract",
+           "joker_has_power", "may_declare_deal_miss", "mighty_of", "multipliers",
            "payments", "points_of", "trump_of", "winning_index"]

@@ -1,4 +1,4 @@
-"""Seconds (David Parlett), exactly as ``rules.en.md`` (and ``shared/rules/seconds.md``) says.
+"""Seconds (David Parlett), exactly as ``rules.en.md`` says.
 
 A game on the kit (``torite.engine.kit``).  Four players, 13 cards each, no trumps; the only
 decision is ``play`` a card.  What changes from deal to deal is the *arrangement* (who is whose
@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.engine.base import Event, OptionSpec, Result
-from torite.engine.kit import OVER, PLAY, Field, TrickGame, TrickState
+from torite.engine.base import Bounds, OptionSpec, Result
+from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
+from torite.engine.summary import row, step, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -129,15 +130,27 @@ class Seconds(TrickGame):
         Field("deal_kind"),          # 1..8: the deal's place in the schedule
         Field("deals_in_game"),      # 7, or 8 with edition 2021
         Field("north"), Field("east"), Field("south"), Field("west"),  # seats by compass name
-        Field("arrangement", "str"),  # partners, left, right (half-partners), win, lose, exact3
-        Field("mates", "list"),      # per seat: whose tricks multiply its own (-1: nobody)
+        # partners, left, right (half-partners), win, lose, exact3
+        Field("arrangement", word(*dict.fromkeys(ARRANGEMENTS[1:]))),
+        Field("mates", INTS),        # per seat: whose tricks multiply its own (-1: nobody)
         Field("exact3", key="exact3_points"),
-        Field("winner_rule", "str"),  # second or highest: who wins the game
+        Field("winner_rule", word("second", "highest")),  # who wins the game
     )
+    VIEWS = (View("your_mate", SEAT), View("your_backer", SEAT))
+    TRICK_FACTS = (View("nobody_followed", BOOL), View("tie_break", BOOL))
 
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """From the schedule: the most a deal scores is 13² = 169 (deal 6, every trick), or
+        ``exact3_points`` in deal 8 of the 2021 edition; nothing scores below 0.  Decisions:
+        the 52 cards."""
+        best = 13 * 13
+        if self.options["edition"] == "2021":
+            best = max(best, self.options["exact3_points"])
+        return Bounds((0, best), 52)
 
 
 class SecondsState(TrickState):
@@ -173,15 +186,23 @@ class SecondsState(TrickState):
             if m >= 0:
                 mates[(north + pos) % NUM_PLAYERS] = (north + m) % NUM_PLAYERS
         self.mates = mates
-        self.events.append(Event("arrangement", -1, {
+        self.emit("arrangement", -1, {
             "deal": kind, "deals": self.deals_in_game, "arrangement": self.arrangement, "dealer": self.dealer,
             "mates": list(mates), "exact3_points": self.exact3,
-            "north": north, "east": self.east, "south": self.south, "west": self.west}))
+            "north": north, "east": self.east, "south": self.south, "west": self.west})
 
     # --------------------------------------------------------------- tricks and scoring
     def trick_winner(self) -> int:
         win, self.tie_broken = second_index(self.trick, self.led, self.tie_mode)
         return win
+
+    def winning_now(self) -> int | None:
+        """Who wins the unfinished trick as it lies: the second-highest card of the led suit
+        once two have followed; before that the cards of every suit may come to count, so
+        nobody yet."""
+        if sum(1 for c in self.trick if c // 13 == self.led) < 2:
+            return None
+        return second_index(self.trick, self.led, self.tie_mode)[0]
 
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
         led = self.led
@@ -201,7 +222,21 @@ class SecondsState(TrickState):
         self.counters[f"points_deal_{kind}"] += sum(points)
         if self.arrangement == "exact3":
             self.counters["exact3_made"] += sum(1 for t in self.tricks_won if t == 3)
-        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates)}
+        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates),
+                "summary": summary([row("tricks", self.tricks_won, adds=False)],
+                                   [self._steps(kind, s) for s in range(NUM_PLAYERS)])}
+
+    def _steps(self, kind: int, seat: int) -> list[dict[str, Any]]:
+        """A seat's calculation for a deal of ``kind`` (§4): its tricks times its partner's or
+        half-partner's, its tricks squared, 13 less its tricks, or the exact-3 points."""
+        t = self.tricks_won[seat]
+        if kind <= 5:
+            return [step("tricks", t, "="), step("mate_tricks", self.tricks_won[self.mates[seat]])]
+        if kind == 6:
+            return [step("tricks", t, "="), step("tricks", t)]
+        if kind == 7:
+            return [step("hand", HAND, "="), step("tricks", t, "-")]
+        return [step("exact3", self.exact3 if t == 3 else 0, "=")]
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
         """The reader's own partner or half-partner (``your_mate``: whose tricks multiply its

@@ -1,4 +1,4 @@
-"""Trick of the Dead, exactly as ``rules.en.md`` (and ``shared/rules/trick-of-the-dead.md``) says.
+"""Trick of the Dead, exactly as ``rules.en.md`` says.
 
 On the kit (``torite.engine.kit``), which deals and shows the hands and the graveyard (a list,
 its last item on top) as declared below.  A decision is one action: ``bury`` (two cards, all
@@ -11,11 +11,31 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Final
 
-from torite.cards import JOKERS_MASK, SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import ALL_SEATS, Action, Event, OptionSpec
-from torite.engine.kit import OVER, PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, shuffle
+from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
+from torite.engine.base import Action, Bounds, OptionSpec
+from torite.engine.kit import (
+    BOOL,
+    BOOLS,
+    CARD,
+    CARDS,
+    OVER,
+    PLAY,
+    REST,
+    SEAT_CARDS,
+    SUIT,
+    Field,
+    Pile,
+    Place,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    seen_when,
+    shuffle,
+)
+from torite.engine.phases import Card, Cards, Phase, suit_choice
+from torite.engine.summary import row, summary
 
-SUITS: Final = "CDHS"
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
 CLUB_MASK: Final = SUIT_MASKS[CLUBS]
@@ -23,7 +43,7 @@ DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
 CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
-CARD_TEXT: Final = tuple(card_str(c) for c in range(54))
+CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
 BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
@@ -74,17 +94,24 @@ class TrickOfTheDead(TrickGame):
     DECK = tuple(range(54))
     STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "surviving_hearts", "survival_points", "tricks")
     BOT = "torite.games.trick_of_the_dead.bot:TrickOfTheDeadBot"
-    PILES = (Pile("graveyard", seen="grave_seen", deal=REST),)
-    FIELDS = (
-        Field("zombies", "seat_cards"),          # public: a risen card is shown (ruling Z1)
-        Field("buried", "cards", private=True),  # a seat sees only its own burial
-        Field("trump", "suit"),
-        Field("trump_now", "suit", key="trump_in_force"),
-        Field("jokers_played"),
-        Field("need_call", "bool"),
+    PHASES = (
+        Phase(BURY, (Cards("bury", (2,)),), simultaneous=True),  # every seat at once
+        Phase(PLAY, (Card("play"),)),
+        Phase(DECLARE_TRUMP, (suit_choice("trump"),)),  # the first joker's trump
+        Phase(DECLARE_CALL, (suit_choice("call"),)),    # the suit a led joker asks for
     )
+    PILES = (Pile("graveyard", seen=seen_when("grave_public"), deal=REST),)
+    FIELDS = (
+        Field("zombies", SEAT_CARDS),          # public: a risen card is shown (ruling Z1)
+        Field("buried", CARDS, private=True),  # a seat sees only its own burial
+        Field("trump", SUIT),
+        Field("trump_now", SUIT, key="trump_in_force"),
+        Field("jokers_played"),
+        Field("need_call", BOOL),
+    )
+    VIEWS = (View("buried_done", BOOLS),)  # per seat: its burial is in
     TRICK_SLOTS = (TrickSlot("trick_zombie", "zombie"),)
-    SIMULTANEOUS = frozenset({BURY})
+    TRICK_FACTS = (View("risen", CARD),)  # the graveyard card its winner takes, if any
     DEAL_EXTRAS = ("graveyard_after_burial",)
 
     @property
@@ -97,6 +124,19 @@ class TrickOfTheDead(TrickGame):
         """Points of each card for the trick's winner (options are fixed: computed once)."""
         club = -3 if self.options["survival"] else -2
         return tuple(club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54))
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules.  Best: every diamond (2 + … + 14 = 104) in tricks won by
+        zombies (doubled: 208), every heart worth the most it can be (kept to the end, the
+        survival bonus; or taken in a doubled trick, 2), both jokers winning a trick (+5 each).
+        Worst: every club taken, doubled with ``zombie_doubles = trick``.  Decisions: each seat
+        buries once, at most every card of the deck is played (the graveyard's cards rise as
+        zombies), one trump declaration and a suit named for each led joker."""
+        club = -self.points[0]
+        survival = 3 if self.options["survival"] else 2
+        doubling = 2 if self.options["zombie_doubles"] == "trick" else 1
+        best = 2 * 104 + 13 * max(survival, doubling) + 2 * 5
+        return Bounds((-13 * club * doubling, best), self.num_players + len(self.deck) + 1 + 2)
 
 
 
@@ -150,9 +190,6 @@ class TrickOfTheDeadState(TrickState):
         self.need_call = False
         self.won_cards = [0] * n
         self.joker_bonus = [0] * n
-
-    def grave_seen(self) -> int:
-        return ALL_SEATS if self.grave_public else 0
 
     # --------------------------------------------------------------- burial
     def _buriable(self) -> int:
@@ -227,7 +264,7 @@ class TrickOfTheDeadState(TrickState):
 
     def apply_trump(self, seat: int, action: Action) -> None:
         self.trump = SUITS.index(action.arg)
-        self.events.append(Event("trump", seat, {"suit": action.arg}))
+        self.emit("trump", seat, {"suit": action.arg})
         if self.need_call:
             self.phase = DECLARE_CALL
             return
@@ -240,7 +277,7 @@ class TrickOfTheDeadState(TrickState):
     def apply_call(self, seat: int, action: Action) -> None:
         self.led = SUITS.index(action.arg)
         self.need_call = False
-        self.events.append(Event("call", seat, {"suit": action.arg}))
+        self.emit("call", seat, {"suit": action.arg})
         self.phase = PLAYING
         self.advance()
 
@@ -302,17 +339,26 @@ class TrickOfTheDeadState(TrickState):
             self.round_points[s] += rows["hearts"][s]
             self.counters["survival_points"] += rows["hearts"][s]
         self.counters["surviving_hearts"] += sum(surviving)
-        return rows
+        held = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
+        return {**rows, "summary": summary([
+            row("tricks", rows["tricks"], adds=False),
+            row("diamonds", rows["diamonds"]),
+            row("clubs", rows["clubs"], count=[(m & CLUB_MASK).bit_count() for m in taken], per=pts[0]),
+            row("hearts_taken", rows["hearts_taken"], count=rows["hearts_taken"], per=1),
+            row("joker_bonus", joker, count=[j // 5 for j in joker], per=5),
+            row("zombie_bonus", rows["zombie_bonus"]),
+            row("hearts", rows["hearts"], count=held, per=self.survival_bonus),
+        ])}
 
     def game_over(self) -> bool:
         top = max(self.scores)
         return super().game_over() or (top >= self.target and self.scores.count(top) == 1)  # ruling F1
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """Zombies are public (ruling Z1); a seat's own buried cards that have not risen lie in
         the graveyard, wherever the shuffle put them."""
-        out = [(f"hands[{s}]", z) for s, z in enumerate(self.zombies) if z]
+        out = [(Place.hand(s), z) for s, z in enumerate(self.zombies) if z]
         if seat is not None and 0 <= seat < self.n and not self.grave_public:
             elsewhere = self.hands[seat] | sum(self.zombies) | sum(1 << c for c in self.trick)
             for t in self.history:
@@ -320,7 +366,7 @@ class TrickOfTheDeadState(TrickState):
                     elsewhere |= 1 << parse_card(c)
             mine = self.buried[seat] & ~elsewhere
             if mine:
-                out.append(("graveyard", mine))
+                out.append((Place("graveyard"), mine))
         return out
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
@@ -328,7 +374,6 @@ class TrickOfTheDeadState(TrickState):
         obs["buried_done"] = [not (bury and self.pending >> s & 1) for s in range(self.n)]
 
     def restore_extra(self, obs: Mapping[str, Any]) -> None:
-        self.grave_public = obs["graveyard"] is not None
         self.fixed_grave = None
         self.won_cards, self.joker_bonus = [0] * self.n, [0] * self.n
         for t in obs["tricks"]:

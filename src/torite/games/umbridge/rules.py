@@ -1,5 +1,5 @@
 """Umbridge (David Parlett): two-player bridge with a shared dummy, exactly as ``rules.en.md``
-(and ``shared/rules/umbridge.md``) says, with its rulings U1–U13.
+says, with its rulings U1–U13.
 
 A game on the kit (``torite.engine.kit``) with two seats; the spare hands are piles: ``dummy``
 (hidden until the auction ends, then public), ``bridge`` (face down, drawn from its top) and
@@ -17,12 +17,37 @@ dealt again when someone takes umbrage; see the rules page).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import ALL_SEATS, Action, Event, OptionError, OptionSpec
-from torite.engine.kit import PLAY, REST, Field, Pile, TrickGame, TrickSlot, TrickState, card_list
-from torite.engine.trick import play_actions
+from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
+from torite.engine.kit import (
+    BOOL,
+    BOOLS,
+    CARDS,
+    CONTRACT,
+    INT,
+    INTS,
+    LIST,
+    PLAY,
+    REST,
+    SEAT,
+    SUIT,
+    Field,
+    Pile,
+    Place,
+    TrickGame,
+    TrickSlot,
+    TrickState,
+    View,
+    card_list,
+    seen_when,
+    word,
+)
+from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.summary import row, summary
+from torite.engine.trick import plain_winner, play_actions
 from torite.games.umbridge.scoring import (
     DENOMS,
     GAME,
@@ -31,6 +56,7 @@ from torite.games.umbridge.scoring import (
     contract_score,
     honours_points,
     rubber_bonus,
+    trick_points,
     unfinished_bonus,
 )
 
@@ -70,31 +96,19 @@ RUBBER, CHICAGO = "rubber", "chicago"
 DUMMY_STEP: Final = -1
 
 
-def bid_rank(bid: str) -> int:
-    """``"2 H"`` -> its index in ``BIDS``: a higher level beats any lower one."""
-    return BID_RANK[bid]
+def bid_rank(bid: Contract) -> int:
+    """A contract's index in ``BIDS``: a higher level beats any lower one, and at a level the
+    denominations go C D H S NT."""
+    return BID_RANK[str(bid)]
 
 
-def parse_contract(bid: str) -> tuple[int, str]:
-    level, denom = bid.split()
-    return int(level), denom
-
-
-def trump_of(bid: str) -> int:
+def trump_of(bid: Contract) -> int:
     """The trump suit of a contract (-1 at no trump)."""
-    denom = bid.split()[1]
-    return DENOMS.index(denom) if denom != "NT" else -1
+    return DENOMS.index(bid.denomination) if bid.denomination != "NT" else -1
 
 
-def winning_index(cards: Sequence[int], led: int, trump: int) -> int:
-    """Index of the winning card: the highest trump, else the highest card of the led suit."""
-    best, best_value = 0, -1
-    for i, c in enumerate(cards):
-        suit = c // 13
-        value = 100 + c % 13 if suit == trump else c % 13 if suit == led else -1
-        if value > best_value:
-            best, best_value = i, value
-    return best
+#: the winning card: the highest trump, else the highest card of the led suit
+winning_index = plain_winner
 
 
 def trick_order(leader: int, dealer: int) -> tuple[int, int, int]:
@@ -135,6 +149,22 @@ def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequen
     return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
 
 
+@cache
+def _umbridge_best(chicago: bool, honours: bool) -> int:
+    """The most one Umbridge deal can pay one player (see ``Umbridge.bounds``)."""
+    declarer = defender = 0
+    for level in range(1, 8):
+        for denom in DENOMS:
+            for doubled in (0, 1, 2):
+                for vul in (False, True):
+                    for tricks in range(14):
+                        cs = contract_score(level, denom, doubled, vul, tricks)
+                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
+                        declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
+                        defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
+    return max(declarer, defender) + (150 if honours else 0)
+
+
 class Umbridge(TrickGame):
     id = "umbridge"
     title = "Umbridge"
@@ -155,46 +185,69 @@ class Umbridge(TrickGame):
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
     RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE})
-    SIMULTANEOUS = frozenset({UMBRAGE_PHASE})
     DEAL_EXTRAS = ("respread",)
+    PHASES = (
+        Phase(UMBRAGE_PHASE, (Word("umbrage"), Word("keep")), simultaneous=True),  # both at once (U3)
+        Phase(AUCTION, (Bid("bid", Ladder(tuple(range(1, 8)), DENOMS)), Word("pass"), Word("double"),
+                        Word("redouble"))),
+        Phase(EXCHANGE, (Card("discard"), Word("done"))),  # bridge draws: discard, then draw
+        Phase(PLAY, (Card("play"),)),
+        Phase(DUMMY, (Card("play", from_="dummy"),)),  # the dummy's card, by its controller
+    )
     PILES = (
-        Pile("dummy", seen="dummy_seen", deal=HAND),
-        Pile("bridge", seen="nobody", deal=REST),   # top = the end drawn from
-        Pile("discards", seen="nobody"),            # face down, out of play (U10)
+        Pile("dummy", seen=seen_when("dummy_exposed"), deal=HAND),
+        Pile("bridge", deal=REST),   # top = the end drawn from
+        Pile("discards"),            # face down, out of play (U10)
     )
     FIELDS = (
-        Field("my_umbrage", "bool", private=True),  # this seat's secret choice, before both decided
-        Field("umbrage", "list"),                   # per seat: took umbrage (once both decided)
-        Field("given_up", "cards", private=True),   # the hand this seat gave up by taking umbrage
-        Field("auction", "list"),                   # [[seat, "bid 2 H"], [seat, "pass"], ...]
-        Field("contract", "str"),                   # "2 H", or None before the first bid
-        Field("declarer"),                          # the last bidder, or None
-        Field("doubled"),                           # 0, 1 doubled, 2 redoubled
-        Field("trump", "suit"),
-        Field("must_bid", "bool"),                  # the last bidder must repeat or raise (§5.4)
-        Field("exchange_limit"),                    # how many the seat exchanging may discard
-        Field("exchange_count"),                    # how many it has discarded so far
-        Field("first_draw"),                        # the last bidder's draw in this round (-1: not yet)
-        Field("exchanges", "list"),                 # [[seat, cards drawn], ...] this deal
-        Field("drawn", "list"),                     # per seat, cards drawn from the bridge this deal
-        Field("discarded", "cards", private=True),  # this seat's own discards
-        Field("dummy_exposed", "bool"),             # the dummy is face up (U2)
-        Field("dummy_by"),                          # who plays the dummy in the current trick
-        Field("above", "list"),                     # per seat, above the line this rubber
-        Field("below", "list"),                     # per game [seat 0, seat 1] below the line
-        Field("games", "list"),                     # games won this rubber
-        Field("vulnerable", "list"),                # per seat, this deal
+        Field("my_umbrage", BOOL, private=True),  # this seat's secret choice, before both decided
+        Field("umbrage", BOOLS),                  # per seat: took umbrage (once both decided)
+        Field("given_up", CARDS, private=True),   # the hand this seat gave up by taking umbrage
+        Field("auction", LIST),                   # [[seat, "bid 2 H"], [seat, "pass"], ...]
+        Field("contract", CONTRACT),              # "2 H", or None before the first bid
+        Field("declarer", SEAT),                  # the last bidder, or None
+        Field("doubled"),                         # 0, 1 doubled, 2 redoubled
+        Field("trump", SUIT),
+        Field("must_bid", BOOL),                  # the last bidder must repeat or raise (§5.4)
+        Field("exchange_limit"),                  # how many the seat exchanging may discard
+        Field("exchange_count"),                  # how many it has discarded so far
+        Field("first_draw"),                      # the last bidder's draw in this round (-1: not yet)
+        Field("exchanges", LIST),                 # [[seat, cards drawn], ...] this deal
+        Field("drawn", INTS),                     # per seat, cards drawn from the bridge this deal
+        Field("discarded", CARDS, private=True),  # this seat's own discards
+        Field("dummy_exposed", BOOL),             # the dummy is face up (U2)
+        Field("dummy_by", SEAT),                  # who plays the dummy in the current trick
+        Field("above", INTS),                     # per seat, above the line this rubber
+        Field("below", LIST),                     # per game [seat 0, seat 1] below the line
+        Field("games", INTS),                     # games won this rubber
+        Field("vulnerable", BOOLS),               # per seat, this deal
     )
+    VIEWS = (View("vulnerability", word("none", "one", "both")), View("vulnerable_seat", SEAT),
+             View("below_now", INTS), View("deal_no", INT), View("chicago", BOOL))
     TRICK_SLOTS = (TrickSlot("from_dummy", "dummy"),)
 
     @property
     def hand_size(self) -> int:
         return HAND
 
+    def bounds(self) -> Bounds:
+        """From the scoring (§8), nothing below 0.  The most one deal can pay a player: as
+        declarer, the best contract result of the table (below and above the line) with the
+        largest end bonus (the rubber's 700, or 300 and 100 unfinished; Chicago's game bonus);
+        as defender, 13 undertricks redoubled and vulnerable (7,600), with the unfinished bonus;
+        honours 150 on top.  Decisions: 2 umbrage choices; in the auction at most 35 rising bids,
+        a repeat after each draw round in which a card was drawn (at most 13, the bridge), a
+        double and a redouble after each of those, 2 passes before a contract and one after it
+        for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
+        most 13 discards (each is drawn back from the bridge); 39 cards."""
+        return Bounds((0, _umbridge_best(self.options["scoring"] == CHICAGO, self.options["honours"])),
+                      2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
+
     def _check_options(self) -> None:
         super()._check_options()
         if self.options["scoring"] == CHICAGO and self.options["honours"]:
-            raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
+            raise OptionConflict("honours are scored at rubber scoring only (scoring=rubber)",
+                                 {"honours": True, "scoring": CHICAGO})
 
 
 class UmbridgeState(TrickState):
@@ -208,7 +261,7 @@ class UmbridgeState(TrickState):
     umbrage: list[bool]
     given_up: list[int]
     auction: list[list[Any]]
-    contract: str | None
+    contract: Contract | None
     declarer: int | None
     doubled: int
     trump: int
@@ -235,10 +288,8 @@ class UmbridgeState(TrickState):
         self.honours: bool = bool(opts["honours"]) and not self.chicago
         self.deal_limit: int = opts["deals"]
 
-    def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
-                 deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
+    def start_game(self) -> None:
         self.above, self.below, self.games = [0, 0], [[0, 0]], [0, 0]  # the rubber's score sheet
-        super().__init__(game, seed, dealer, max_rounds, deals, first_round)
 
     # --------------------------------------------------------------- the deal
     def check_deal_extras(self, where: str, deal: Mapping[str, Any], hands: list[list[int]],
@@ -288,10 +339,6 @@ class UmbridgeState(TrickState):
             return chicago_vulnerable(len(self.round_scores), self.dealer)
         return [g >= 1 for g in self.games]
 
-    def dummy_seen(self) -> int:
-        """The dummy is face up once the auction ends (U2)."""
-        return ALL_SEATS if self.dummy_exposed else 0
-
     # --------------------------------------------------------------- taking umbrage (§3, U3)
     def legal_umbrage(self, seat: int) -> list[Action]:
         return [UMBRAGE, KEEP]
@@ -300,7 +347,7 @@ class UmbridgeState(TrickState):
         took = action.kind == "umbrage"
         self.my_umbrage = [*self.my_umbrage]
         self.my_umbrage[seat] = took
-        self.events.append(Event(action.kind, seat, {}, 1 << seat))
+        self.emit(action.kind, seat, {}, 1 << seat)
         self.pending &= ~(1 << seat)
         if self.pending:
             return
@@ -325,11 +372,11 @@ class UmbridgeState(TrickState):
                 self.given_up[seat] = old
         for seat in (dealer, 1 - dealer):
             if took[seat]:
-                self.events.append(Event("took_umbrage", seat, {}))
+                self.emit("took_umbrage", seat, {})
         if not any(took):
-            self.events.append(Event("no_umbrage", -1, {}))
+            self.emit("no_umbrage", -1, {})
         else:
-            self.events.append(Event("respread", -1, {}))
+            self.emit("respread", -1, {})
             gathered = spares[1 - dealer] + spares[dealer]
             if self.respread is not None:
                 dummy, bridge = respread_cards(gathered, card_list(self.respread["dummy"]),
@@ -340,8 +387,8 @@ class UmbridgeState(TrickState):
                 self.dummy, self.bridge = gathered[:HAND], gathered[HAND:]
             for seat in range(2):
                 if took[seat]:
-                    self.events.append(Event("new_hand", seat, {"cards": [card_str(c) for c in iter_bits(
-                        self.hands[seat])]}, 1 << seat))
+                    self.emit("new_hand", seat, {"cards": [card_str(c) for c in iter_bits(
+                        self.hands[seat])]}, 1 << seat)
         self.my_umbrage = [False, False]
         self.phase = AUCTION
         self.turn = dealer  # the dealer calls first (§5.1)
@@ -378,7 +425,7 @@ class UmbridgeState(TrickState):
                 return False
             if self.contract is None:
                 return True
-            low = BID_RANK[self.contract]
+            low = bid_rank(self.contract)
             return rank >= low if self.must_bid else rank > low
         if action.arg or self.contract is None or self.must_bid:
             return False
@@ -392,23 +439,24 @@ class UmbridgeState(TrickState):
         self.auction.append([seat, str(action)])
         kind = action.kind
         if kind == "bid":
-            repeat = self.must_bid and action.arg == self.contract
+            bid = Contract.parse(action.arg)
+            repeat = self.must_bid and bid == self.contract
             if not repeat:  # a new contract clears any double (U7)
-                self.contract, self.declarer, self.doubled = action.arg, seat, 0
-                self.trump = trump_of(action.arg)
+                self.contract, self.declarer, self.doubled = bid, seat, 0
+                self.trump = trump_of(bid)
             self.must_bid = False
-            self.events.append(Event("bid", seat, {"bid": action.arg, "repeat": repeat}))
+            self.emit("bid", seat, {"bid": action.arg, "repeat": repeat})
             self.turn = 1 - seat
             return
         if kind in ("double", "redouble"):
             self.doubled += 1
-            self.events.append(Event(kind, seat, {"bid": self.contract}))
+            self.emit(kind, seat, {"bid": str(self.contract)})
             self.turn = 1 - seat
             return
-        self.events.append(Event("pass", seat, {}))
+        self.emit("pass", seat, {})
         if self.contract is None:
             if len(self.auction) >= 2:  # both passed: thrown in (U8)
-                self.events.append(Event("thrown_in", -1, {}))
+                self.emit("thrown_in", -1, {})
                 self.end_round()
                 return
             self.turn = 1 - seat
@@ -452,7 +500,7 @@ class UmbridgeState(TrickState):
             self.discarded = [*self.discarded]
             self.discarded[seat] |= 1 << card
             self.exchange_count += 1
-            self.events.append(Event("discard", seat, {"card": card_str(card)}, 1 << seat))
+            self.emit("discard", seat, {"card": card_str(card)}, 1 << seat)
             return
         count = self.exchange_count
         got = 0
@@ -464,8 +512,8 @@ class UmbridgeState(TrickState):
         self.drawn[seat] += count
         self.exchanges.append([seat, count])
         if count:
-            self.events.append(Event("draw", seat, {"cards": [card_str(c) for c in iter_bits(got)]}, 1 << seat))
-        self.events.append(Event("exchange", seat, {"count": count, "bridge": len(self.bridge)}))
+            self.emit("draw", seat, {"cards": [card_str(c) for c in iter_bits(got)]}, 1 << seat)
+        self.emit("exchange", seat, {"count": count, "bridge": len(self.bridge)})
         self.exchange_count = 0
         if seat == self.declarer:
             self.first_draw = count
@@ -492,8 +540,8 @@ class UmbridgeState(TrickState):
         self.must_bid = False
         self.exchange_limit = 0
         self.first_draw = -1
-        self.events.append(Event("contract", declarer, {"bid": self.contract, "doubled": self.doubled}))
-        self.events.append(Event("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]}))
+        self.emit("contract", declarer, {"bid": str(self.contract), "doubled": self.doubled})
+        self.emit("dummy_shown", -1, {"cards": [card_str(c) for c in sorted(self.dummy)]})
         if self.honours:
             self.honours_held = [honours_points(h, self.trump) for h in self.hands]
         self.phase = PLAY
@@ -529,6 +577,30 @@ class UmbridgeState(TrickState):
             self.phase = PLAY
             self.turn = step
 
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The auction's rules (§5: a bid beats the last; after a draw the last bidder must
+        repeat or raise; a double of the other's bid, a redouble of one's own doubled bid, and
+        nothing but a pass after a redouble), the exchange's limit (U13), following suit from the
+        dummy."""
+        kind = action.kind
+        if self.phase == AUCTION:
+            if self.auction and self.auction[-1][1] == "redouble":
+                return Refusal("pass_after_redouble")
+            if self.must_bid and kind in ("pass", "double", "redouble"):
+                return Refusal("must_bid", {"contract": str(self.contract)})
+            if kind == "bid" and self.contract is not None:
+                return Refusal("bid_higher", {"contract": str(self.contract)})
+            if kind == "double":
+                return Refusal("double_own" if seat == self.declarer else
+                               "no_bid_to_double" if self.contract is None else "doubled_once")
+            if kind == "redouble":
+                return Refusal("redouble_own_doubled")
+        if self.phase == EXCHANGE and kind == "discard":
+            return Refusal("discard_limit", {"limit": self.exchange_limit})
+        if self.phase == DUMMY and kind == "play" and self.led >= 0 and self.dummy_mask() & SUIT_MASKS[self.led]:
+            return Refusal("follow", {"suit": SUITS[self.led]})
+        return super().choice_refusal(seat, action)
+
     def legal_dummy(self, seat: int) -> list[Action]:
         return play_actions(follow(self.dummy_mask(), self.led))
 
@@ -543,7 +615,7 @@ class UmbridgeState(TrickState):
         self.trick.append(card)
         self.trick_seats.append(seat)  # the dummy's card wins for its controller (§6.6)
         self.from_dummy[len(self.trick) - 1] = True
-        self.events.append(Event("play", seat, {"card": card_str(card), "dummy": True}))
+        self.emit("play", seat, {"card": card_str(card), "dummy": True})
         self.next_step()
 
     def trick_winner(self) -> int:
@@ -560,10 +632,12 @@ class UmbridgeState(TrickState):
         counters = self.counters
         if self.contract is None:
             counters["passed_out"] += 1
-            return {"contract": None, **self.unfinished()}
+            end = self.unfinished()
+            return {"contract": None, **end, "summary": summary(
+                [row("unfinished", end["unfinished"])] if "unfinished" in end else [])}
         assert self.declarer is not None
         declarer, defender = self.declarer, 1 - self.declarer
-        level, denom = parse_contract(self.contract)
+        level, denom = self.contract
         vul = self.vulnerable
         tricks = self.tricks_won[declarer]
         cs = contract_score(level, denom, self.doubled, vul[declarer], tricks)
@@ -604,11 +678,30 @@ class UmbridgeState(TrickState):
         counters["umbrage"] += sum(self.umbrage)
         counters["bridge_draws"] += sum(self.drawn)
         counters["honour_points"] += sum(honours)
-        return {"contract": self.contract, "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+        end = self.unfinished()
+
+        def by_side(to_declarer: int, to_defender: int = 0) -> list[int]:
+            out = [0, 0]
+            out[declarer], out[defender] = to_declarer, to_defender
+            return out
+
+        rows = [row("tricks", by_side(tricks, 13 - tricks), adds=False),
+                row("contract", by_side(cs.below)), row("overtricks", by_side(cs.overtricks)),
+                row("insult", by_side(cs.insult)), row("slam", by_side(cs.slam)),
+                row("undertricks", by_side(0, cs.undertricks)), row("honours", honours),
+                row("bonus", bonus)]
+        if "unfinished" in end:
+            rows.append(row("unfinished", end["unfinished"]))
+        need = 6 + level
+        per = trick_points(1, denom) - (10 if denom == "NT" else 0)
+        return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+                # the contract's value written out (§8.1): level × per trick (+10 at no trump), doubled
+                "need": need, "down": max(0, need - tricks), "per_trick": per, "nt_first": 10 if denom == "NT" else 0,
+                "trick_value": trick_points(level, denom), "factor": 1 << self.doubled,
                 "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
                 "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
                 "vulnerable": list(vul), "game_won": game_won,
-                "bonus": bonus, **self.unfinished()}
+                "bonus": bonus, **end, "summary": summary(rows)}
 
     def unfinished(self) -> dict[str, Any]:
         """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""
@@ -632,17 +725,17 @@ class UmbridgeState(TrickState):
         return max(self.games) >= 2 or bool(self.deal_limit and played >= self.deal_limit)
 
     # --------------------------------------------------------------- information
-    def pins(self, seat: int | None) -> list[tuple[str, int]]:
+    def pins(self, seat: int | None) -> list[tuple[Place, int]]:
         """A seat knows its own discards lie face down among the discards."""
         if seat is None or not 0 <= seat < 2 or not self.discarded[seat]:
             return []
-        return [("discards", self.discarded[seat])]
+        return [(Place("discards"), self.discarded[seat])]
 
-    def forbids(self, seat: int) -> list[tuple[str, int]]:
+    def forbids(self, seat: int) -> list[tuple[Place, int]]:
         """A seat that took umbrage knows its old hand went among the spares, so the other
         player holds none of it, as long as that player has drawn nothing from the bridge."""
         if self.given_up[seat] and not self.drawn[1 - seat]:
-            return [(f"hands[{1 - seat}]", self.given_up[seat])]
+            return [(Place.hand(1 - seat), self.given_up[seat])]
         return []
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
@@ -662,5 +755,5 @@ class UmbridgeState(TrickState):
 Umbridge.STATE = UmbridgeState
 
 __all__ = ["BIDS", "DISCARDS", "DONE", "DOUBLE", "KEEP", "PASS", "REDOUBLE", "UMBRAGE", "Umbridge", "UmbridgeState",
-           "bid_rank", "dummy_controller", "follow", "parse_contract", "respread_cards", "trick_order", "trump_of",
+           "bid_rank", "dummy_controller", "follow", "respread_cards", "trick_order", "trump_of",
            "winning_index"]

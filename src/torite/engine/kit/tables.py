@@ -1,0 +1,123 @@
+"""The kit's speed tables: texts, masks and lookups made once at import, so the hot path (a card
+played, a hand encoded, a legal-action list, a deal) is a few lookups instead of loops."""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any
+
+from torite.cards import CARD_TEXTS, iter_bits, notation_of
+from torite.engine.base import Action, Event
+from torite.engine.trick import PLAY_ACTIONS, subset_table
+
+#: for each suit, the texts of every subset of its 13 cards: a hand encodes in five lookups
+#: (deal events, observations), not a loop over its cards
+_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
+                                                             for s in range(4))
+
+
+class Notation:
+    """How a game writes its cards (``torite.cards.notation_of`` its deck: one joker is ``JK``,
+    two are ``JK1`` and ``JK2``), with the lookups the hot path needs."""
+
+    __slots__ = ("_jokers", "text_of", "texts")
+
+    def __init__(self, texts: tuple[str, ...]) -> None:
+        self.texts = texts
+        #: a card list's texts in one C-level call (``list(map(text_of, cards))``)
+        self.text_of = texts.__getitem__
+        self._jokers: tuple[tuple[str, ...], ...] = subset_table(texts[52:54])
+
+    def cards(self, m: int) -> list[str]:
+        """The texts of the cards of ``m``, lowest card first."""
+        t = _SUIT_TEXTS
+        return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+                *self._jokers[m >> 52 & 3]]
+
+    def action(self, action: Action) -> str:
+        """An action's text in this notation (``play JK`` in Mighty, ``play JK1`` elsewhere)."""
+        parts = [action.kind, *(self.texts[c] for c in iter_bits(action.cards))]
+        if action.arg:
+            parts.append(action.arg)
+        return " ".join(parts)
+
+
+_NOTATIONS: dict[tuple[str, ...], Notation] = {}
+
+
+def notation(deck: tuple[int, ...]) -> Notation:
+    """The notation of a deck (one object per notation)."""
+    texts = notation_of(deck)
+    found = _NOTATIONS.get(texts)
+    if found is None:
+        found = _NOTATIONS[texts] = Notation(texts)
+    return found
+
+
+#: the two-joker notation, for card lists that belong to no game
+STANDARD = notation(tuple(range(54)))
+TEXT = STANDARD.texts
+text_of = STANDARD.text_of
+cards_enc = STANDARD.cards
+
+
+def copy_json(v: Any) -> Any:
+    """A deep copy of JSON-like data (lists and dicts of plain values)."""
+    if isinstance(v, list):
+        return [copy_json(x) for x in v]
+    if isinstance(v, dict):
+        return {k: copy_json(x) for k, x in v.items()}
+    return v
+
+
+#: per suit, the cards of the suits below it (a mask within one suit has none of them)
+BELOW_SUIT: tuple[int, ...] = tuple((1 << 13 * s) - 1 for s in range(4))
+
+#: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
+SEATS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
+
+#: an ``Event`` from its four fields as a plain tuple, without the Python-level ``__new__``
+make_event = functools.partial(tuple.__new__, Event)
+
+#: the card of each one-card ``play`` action: one lookup checks an action's kind, cards and
+#: argument at once (an equal action made elsewhere finds its card too)
+CARD_OF_PLAY: dict[Action, int] = {a: a.card for a in PLAY_ACTIONS}
+#: each card's bit: ``sum(map(BIT.__getitem__, cards))`` is their mask in one C-level call
+BIT: tuple[int, ...] = tuple(1 << c for c in range(54))
+
+
+def _shuffle_by_bits(rng: random.Random, deck: list[int]) -> None:
+    """``rng.shuffle(deck)`` with the very same draws (CPython's ``shuffle`` and its
+    ``_randbelow`` written out), without two Python calls per card: a deal is on the hot path."""
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _check_shuffle() -> bool:
+    """Whether ``_shuffle_by_bits`` draws exactly as this Python's ``random.shuffle`` does."""
+    for seed in range(4):
+        a, b = list(range(54)), list(range(54))
+        random.Random(seed).shuffle(a)
+        _shuffle_by_bits(random.Random(seed), b)
+        if a != b:
+            return False
+    return True
+
+
+_SAME_SHUFFLE = _check_shuffle()
+
+
+def shuffle(rng: random.Random, deck: list[int]) -> None:
+    """Shuffle ``deck`` as ``rng.shuffle`` does (the same permutation from the same state),
+    faster: for a game that shuffles a pile on the hot path."""
+    if _SAME_SHUFFLE and type(rng) is random.Random:
+        _shuffle_by_bits(rng, deck)
+    else:
+        rng.shuffle(deck)
