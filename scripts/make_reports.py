@@ -106,11 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         result["report_title"] = plan.title
         write(result, str(out / html_name))
         (out / json_name).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+        found = sum(len(v["findings"]) for v in result["per_variant"].values())
         index.append({"id": plan.id, "title": plan.title, "game": plan.game, "file": html_name, "json": json_name,
                       "variants": [v["name"] for v in result["variants"]], "deals": deals, "seed": args.seed,
-                      "findings": len(result["findings"])})
+                      "findings": found})
         print(f"{plan.id}: {deals} deals × {len(plan.variants)} variants in {time.perf_counter() - start:.0f} s, "
-              f"{len(result['findings'])} findings → {out / html_name}")
+              f"{found} findings → {out / html_name}")
+        for v in result["per_variant"].values():
+            print(f"  {v['verdict']}")
     (out / "index.json").write_text(json.dumps(index, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"index: {out / 'index.json'} ({len(index)} reports)")
     return 0

@@ -61,6 +61,17 @@ def test_arena_on_ray_gives_the_local_numbers(local_ray: None) -> None:
     assert _same(remote) == _same(local)
 
 
+def test_compare_on_ray_gives_the_local_numbers(local_ray: None) -> None:
+    """Deals go to Ray in batches, each deal holding every variant, as they go to local workers."""
+    from torite.compare import compare
+
+    kw: dict[str, Any] = {"deals": 3, "skill": ("normal", "random"), "seed": 4}
+    local = compare("kaedama", ["base", "reverse:reverse=true"], "random", **kw)
+    remote = compare("kaedama", ["base", "reverse:reverse=true"], "random", backend="ray", **kw)
+    assert {k: v for k, v in remote.items() if k != "cpu_seconds"} == {
+        k: v for k, v in local.items() if k != "cpu_seconds"} | {"seconds": remote["seconds"]}
+
+
 def test_the_cli_runs_simulate_and_arena_on_ray(local_ray: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "kaedama", "--rounds", "20", "--backend", "ray", "--json"]) == 0
     assert '"backend": "ray"' in capsys.readouterr().out

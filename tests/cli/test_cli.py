@@ -42,6 +42,38 @@ def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str
         assert key in d["stats"]
 
 
+def test_simulate_gives_intervals_as_low_high_and_none_from_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "20", "--json")
+    assert code == 0
+    d = json.loads(out)
+    for mean, (low, high) in zip(d["points_per_round"], d["points_per_round_ci95"], strict=True):
+        assert low < mean < high
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "1", "--json")
+    assert code == 0 and json.loads(out)["points_per_round_ci95"] == [None, None, None]
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "1")
+    assert code == 0 and out.count("(one deal: no interval)") == 3 and "1 round," in out
+
+
+def test_simulate_says_the_counters_in_words_and_what_never_happened(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "12", "--bots", "normal")
+    assert code == 0
+    assert "reversals per round: " in out and "kaedama replacements per round: " in out
+    assert "  never happened: replacements while winning" in out and out.count("replacements while winning") == 1
+    assert "_per_round" not in out and "replacements_while_winning" not in out
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "12", "--bots", "random", "-o", "reverse=true")
+    assert code == 0 and "replacements while winning per round: " in out and "never happened" not in out
+
+
+@pytest.mark.parametrize(("command", "default"), [("simulate", "(default random)"), ("compare", "(default normal)"),
+                                                  ("play", "(default normal)")])
+def test_help_says_the_default_bots(capsys: pytest.CaptureFixture[str], command: str, default: str) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    bots = text[text.rindex("--bots BOTS"):]  # its help, after the usage line
+    assert default in bots[:bots.index(" -", 12)]
+
+
 def test_simulate_games_reports_wins(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, out, _ = run(capsys, "simulate", "trick-of-the-dead", "--games", "4", "--json", "-o", "target=30",
                        "--records", str(tmp_path))

@@ -541,7 +541,8 @@ def test_the_stats_keys_of_the_issue_are_counted() -> None:
     st = new_state(max_rounds=1)
     _play_randomly(st)
     stats = st.stats()
-    assert set(stats) == {"meld_points", "trick_points", "playoff_points", "bonus", "bid_ties"}
+    assert set(stats) == {"meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds",
+                          "playoff_passes"}
     assert stats["meld_points"] + stats["trick_points"] + stats["playoff_points"] + stats["bonus"] == sum(st.scores)
 
 

@@ -687,7 +687,8 @@ def test_a_game_is_deals_deals_and_the_highest_total_wins() -> None:
 
 def test_stats_hold_the_issues_keys() -> None:
     assert Mighty.STAT_KEYS == ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run",
-                                "back_run", "joker_calls", "party_points", "president_points")
+                                "back_run", "joker_calls", "party_points", "president_points", "first_trick_friend",
+                                "fake_friend")
     state = make_game("mighty").new_state(2, max_rounds=1)
     rng = random.Random(0)
     while not state.is_over():

@@ -208,6 +208,28 @@ def test_the_audit_finds_what_is_missing(kaedama_copy: Path) -> None:
     assert "labels.ja.json: lacks tags.face_down" in "\n".join(compare_languages(game_class("kaedama")))
 
 
+@pytest.mark.parametrize(("game_id", "lang"), _game_langs())
+def test_every_counter_has_words(game_id: str, lang: str) -> None:
+    """``simulate`` and the ``compare`` report print a counter by its words, never its key."""
+    cls = game_class(game_id)
+    lab = L.load(cls, lang)
+    assert cls.STAT_KEYS, "a game counts its rules' occasions"
+    for key in cls.STAT_KEYS:
+        assert lab.data["stats"].get(key, "").strip(), key
+    if lang != "en":  # a translation, not the key copied
+        assert not {lab.stat_label(k) for k in cls.STAT_KEYS} & set(cls.STAT_KEYS)
+
+
+def test_a_counter_without_words_is_found_by_the_audit(kaedama_copy: Path) -> None:
+    _edit(kaedama_copy / "labels.ko.json", lambda d: d["stats"].pop("reversals"))
+    _edit(kaedama_copy / "labels.ja.json", lambda d: d["stats"].update(reversals=" "))
+    problems = audit("kaedama", seeds=1)
+    assert "kaedama [ko]: stats.reversals: no words for the counter" in problems
+    assert "kaedama [ja]: stats.reversals: no words for the counter" in problems
+    assert not [x for x in problems if "[en]" in x]
+    assert L.load(game_class("kaedama"), "ko").stat_label("reversals") == "reversals"  # the key, as a last resort
+
+
 # ------------------------------------------------------------------ the template language
 def test_formatters_and_conditions(kaedama_copy: Path) -> None:
     def add(d: dict[str, Any]) -> None:

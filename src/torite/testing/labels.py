@@ -215,6 +215,9 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
             for c in spec.choices or ():
                 if choice_key(c) not in o.get("choices", {}):
                     problems.append(f"{where}: options.{spec.name}.choices: no words for {choice_key(c)!r}")
+        for key in cls.STAT_KEYS:
+            if not str(data["stats"].get(key, "")).strip():
+                problems.append(f"{where}: stats.{key}: no words for the counter")
         for sec, needed in (("phases", phases), ("actions", kinds), ("events", set(event_keys)), ("tags", flags)):
             for key in sorted(needed - set(data[sec])):
                 problems.append(f"{where}: {sec}.{key}: missing")

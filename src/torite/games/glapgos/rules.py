@@ -154,7 +154,7 @@ class Glapgos(TrickGame):
                    minimum=1, maximum=100000),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties")
+    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds", "playoff_passes")
     BOT = "torite.games.glapgos.bot:GlapgosBot"
     PHASES = (
         Phase(BID, (Card("bid"),), simultaneous=True),  # both bid a card of the hand at once
@@ -324,6 +324,7 @@ class GlapgosState(TrickState):
             self.meld_cards[s] = sum(m.cards for m in melds)
             self.round_points[s] += points
             self.counters["meld_points"] += points
+            self.counters["melds"] += len(melds)
         self.shown = list(self.hands)
         self.emit("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
                                                "meld_cards": [[card_str(c) for c in iter_bits(m)]
@@ -428,6 +429,7 @@ class GlapgosState(TrickState):
     def apply_playoff(self, seat: int, action: Action) -> None:
         other = 1 - seat
         if action.kind == "pass":
+            self.counters["playoff_passes"] += 1
             self.cleared.extend(self.climb)
             self.climb = []
             self.climb_last = []

@@ -109,7 +109,7 @@ class GoodCop(TrickGame):
     )
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(54))
-    STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles")
+    STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles", "wild_jokers")
     BOT = "torite.games.good_cop.bot:GoodCopBot"
     PILES = (Pile("turned", seen=SEEN_BY_ALL, deal=REST),)  # top = the first card turned
     FIELDS = (Field("trump", SUIT), Field("penalty", SUIT), Field("penalties", INTS))
@@ -200,6 +200,8 @@ class GoodCopState(TrickState):
             self.led = self.trump  # a led joker is a lead of trumps (§5)
         elif not self.wild and self.led != self.trump:
             self.voids[seat] |= 1 << self.led  # only a player out of the suit led may play it
+        elif self.wild and self.led != self.trump and self.hands[seat] & SUIT_MASKS[self.led]:
+            self.counters["wild_jokers"] += 1  # played instead of following suit: only wild allows it
         if card == JOKER1:
             self.cop1_shown = True
         else:

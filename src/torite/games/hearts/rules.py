@@ -75,7 +75,7 @@ class Hearts(TrickGame):
                    choices=(0, 100)),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("moons", "tricks")
+    STAT_KEYS = ("moons", "tricks", "hold_rounds", "point_cards_passed")
     SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
     BOT = "torite.games.hearts.bot:HeartsBot"
     FIELDS = (
@@ -251,6 +251,9 @@ class HeartsState(TrickState):
             for s in range(NUM_PLAYERS):
                 pts[s] = 0 if s == moon else TOTAL_POINTS
             self.counters["moons"] += 1
+        # counted at the end: what a seat passed is private until then
+        self.counters["hold_rounds"] += self.pass_offset == 0
+        self.counters["point_cards_passed"] += sum((p & POINTS_MASK).bit_count() for p in self.passed)
         queens = [1 if before[s] >= 13 and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
         hearts = [before[s] - 13 * queens[s] for s in range(NUM_PLAYERS)]
         rows = [row("hearts", hearts, count=hearts, per=1),

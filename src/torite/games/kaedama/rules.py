@@ -82,7 +82,7 @@ class Kaedama(TrickGame):
                    "the turned trump card goes back shuffled into the stock, or on top",
                    choices=("shuffle", "top")),
     )
-    STAT_KEYS = ("replacements", "reversals", "tricks")
+    STAT_KEYS = ("replacements", "replacements_while_winning", "reversals", "turned_card_drawn", "tricks")
     BOT = "torite.games.kaedama.bot:KaedamaBot"
     PHASES = (Phase(PLAYING, (Card("play"),)), Phase(KAEDAMA, (Word("replace"), Word("pass"))))
     PILES = (Pile("stock", deal=REST),  # the turned card is its first card (top)
@@ -258,8 +258,11 @@ class KaedamaState(TrickState):
         self.down[pos] = self.blind
         self.behind[pos] = behind
         self.draws[pos] += 1
-        self.counters["replacements"] += 1
+        counters = self.counters
+        counters["replacements"] += 1
+        counters["replacements_while_winning"] += not behind  # only reverse allows it
         if new == self.turned:
+            counters["turned_card_drawn"] += 1
             if not self.blind:
                 self.turned_at = T_SHOWN
             elif self.turned_at == T_TOP:

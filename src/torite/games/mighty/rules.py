@@ -222,7 +222,7 @@ class Mighty(TrickGame):
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(53))
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
-                 "joker_calls", "party_points", "president_points")
+                 "joker_calls", "party_points", "president_points", "first_trick_friend", "fake_friend")
     BOT = "torite.games.mighty.bot:MightyBot"
     PHASES = mighty_phases(12, True)  # every phase and action any options allow (see phases())
     # the kitty nobody sees; the president's three discards only the president sees
@@ -684,6 +684,9 @@ class MightyState(TrickState):
         c["back_run"] += "back_run" in mults
         c["party_points"] += party
         c["president_points"] += pay[self.president]
+        c["first_trick_friend"] += self.friend_call == FIRST_TRICK
+        fake = self.friend_call != NO_FRIEND and len(side) == 1
+        c["fake_friend"] += fake
         self.prev_president = self.president
         self.deals_next = side[-1]
         sign = 1 if made else -1
@@ -697,7 +700,7 @@ class MightyState(TrickState):
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
-                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1,
+                "alone": len(side) == 1, "fake": fake,
                 "formula": opts["score_formula"], "minimum": min(MIN_BID, number),
                 "summary": summary(rows, steps)}
 

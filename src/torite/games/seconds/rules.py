@@ -124,7 +124,7 @@ class Seconds(TrickGame):
                    minimum=0, maximum=1000),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", *(f"points_deal_{k}" for k in range(1, 9)))
+    STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", "exact3_made", *(f"points_deal_{k}" for k in range(1, 9)))
     BOT = "torite.games.seconds.bot:SecondsBot"
     FIELDS = (
         Field("deal_kind"),          # 1..8: the deal's place in the schedule
@@ -220,6 +220,8 @@ class SecondsState(TrickState):
         for s in range(NUM_PLAYERS):
             self.round_points[s] += points[s]
         self.counters[f"points_deal_{kind}"] += sum(points)
+        if self.arrangement == "exact3":
+            self.counters["exact3_made"] += sum(1 for t in self.tricks_won if t == 3)
         return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates),
                 "summary": summary([row("tricks", self.tricks_won, adds=False)],
                                    [self._steps(kind, s) for s in range(NUM_PLAYERS)])}

@@ -92,7 +92,7 @@ class TrickOfTheDead(TrickGame):
     )
     PLAYERS = "players"
     DECK = tuple(range(54))
-    STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "survival_points", "tricks")
+    STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "surviving_hearts", "survival_points", "tricks")
     BOT = "torite.games.trick_of_the_dead.bot:TrickOfTheDeadBot"
     PHASES = (
         Phase(BURY, (Cards("bury", (2,)),), simultaneous=True),  # every seat at once
@@ -333,10 +333,12 @@ class TrickOfTheDeadState(TrickState):
         # what the tricks scored beyond their cards and jokers is the zombies' doubling
         rows["zombie_bonus"] = [self.round_points[s] - rows["diamonds"][s] - rows["clubs"][s]
                                 - rows["hearts_taken"][s] - joker[s] for s in range(n)]
-        rows["hearts"] = [(self.hands[s] & HEART_MASK).bit_count() * self.survival_bonus for s in range(n)]
+        surviving = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
+        rows["hearts"] = [k * self.survival_bonus for k in surviving]
         for s in range(n):
             self.round_points[s] += rows["hearts"][s]
             self.counters["survival_points"] += rows["hearts"][s]
+        self.counters["surviving_hearts"] += sum(surviving)
         held = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
         return {**rows, "summary": summary([
             row("tricks", rows["tricks"], adds=False),

@@ -179,7 +179,8 @@ class Umbridge(TrickGame):
                    "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
     )
     PLAYERS = 2
-    STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws")
+    STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws",
+                 "dummy_tricks", "honour_points")
     BOT = "torite.games.umbridge.bot:UmbridgeBot"
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
@@ -623,6 +624,8 @@ class UmbridgeState(TrickState):
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
         assert self.declarer is not None
         self.dummy_by = dummy_controller(self.control, winner, self.declarer)
+        if self.from_dummy[win]:
+            self.counters["dummy_tricks"] += 1  # won by the dummy's card, for its controller
 
     # --------------------------------------------------------------- scoring (§8)
     def score_round(self) -> dict[str, Any]:
@@ -674,6 +677,7 @@ class UmbridgeState(TrickState):
         counters["made"] += cs.made
         counters["umbrage"] += sum(self.umbrage)
         counters["bridge_draws"] += sum(self.drawn)
+        counters["honour_points"] += sum(honours)
         end = self.unfinished()
 
         def by_side(to_declarer: int, to_defender: int = 0) -> list[int]:

@@ -200,7 +200,7 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     data = _merge(common, game)
     if data["title"] is None:
         data["title"] = fallback_title
-    for sec in ("words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals", "tags", "maps",
+    for sec in ("stats", "words", "suits", "ranks", "jokers", "denominations", "plurals", "ordinals", "tags", "maps",
                 "options", "phases", "actions", "events", "reasons", "hints", "scoring"):
         if data[sec] is None:
             data[sec] = {}

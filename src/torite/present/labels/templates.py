@@ -10,10 +10,10 @@ from typing import Any, Final
 
 SUIT_SYMBOLS: Final = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
-SECTIONS: Final = ("title", "summary", "goal", "words", "suits", "ranks", "jokers", "denominations", "plurals",
+SECTIONS: Final = ("title", "summary", "goal", "stats", "words", "suits", "ranks", "jokers", "denominations", "plurals",
                    "ordinals", "maps", "options", "phases", "actions", "status", "events", "tags", "trick_facts",
                    "reasons", "hints", "scoring", "explain", "roles")
-_DICT_OF_TEXT = ("words", "suits", "ranks", "jokers", "denominations", "tags", "scoring")
+_DICT_OF_TEXT = ("stats", "words", "suits", "ranks", "jokers", "denominations", "tags", "scoring")
 #: sections that are lists of rows ({"label", "value", "if"}; roles: {"label", "seat", "if"})
 ROW_SECTIONS: Final = ("status", "trick_facts", "explain", "roles")
 FORMATTERS: Final = ("cards", "card", "suit", "symbol", "contract", "level", "plural", "ordinal", "seats", "player",

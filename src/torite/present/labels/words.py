@@ -104,6 +104,12 @@ class Labels:
         a = self.data["actions"].get(kind)
         return str(a["label"]) if a else kind
 
+    def stat_label(self, key: str) -> str:
+        """A counter's words (``stats``): what ``simulate`` and ``compare`` print instead of the
+        key; the key itself if the file lacks it (the audit says so)."""
+        s: str = self.data["stats"].get(key, key)
+        return s
+
     def option_label(self, name: str) -> str:
         o = self.data["options"].get(name)
         return str(o["label"]) if o else name
