@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 import torite.bots.registry as bot_registry
+from torite.cards import parse_card
 from torite.engine.base import OptionError
 from torite.present import labels
 from torite.record import Record, RecordError
@@ -153,7 +154,11 @@ def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "") -> d
                       settings={k: d for k, (d, _, _) in SETTINGS.items()}, created=0.0,
                       actions=list(rp.record.actions[:step]))
     key = viewer if isinstance(viewer, int) else None
-    msg = table.view(key, rp.observation(step, OPEN) if viewer == OPEN else None)
+    obs = None
+    if viewer == OPEN:
+        obs = rp.observation(step, OPEN)
+        obs["hands"] = [_sorted(rp, h) for h in obs["hands"]]
+    msg = table.view(key, obs)
     names = table.seat_names()
     log: list[dict[str, Any]] = []
     for count, (i, event) in enumerate(rp.events(step, viewer)):
@@ -168,6 +173,14 @@ def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "") -> d
         "step": step, "steps": rp.steps, "tricks": rp.tricks(), "rounds": rp.rounds(),
         "viewer": viewer, "viewers": rp.viewers(), "finished": rp.finished}}
     return msg
+
+
+def _sorted(rp: Replay, hand: Any) -> Any:
+    """A hand in the order the table shows one's own."""
+    try:
+        return sorted(hand, key=lambda c: rp.game.sort_key(parse_card(c)))
+    except (ValueError, TypeError):
+        return hand
 
 
 async def suggest(bots: BotPool, rp: Replay, step: int, seat: Any, level: Any = SUGGEST_LEVEL,
