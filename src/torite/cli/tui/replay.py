@@ -193,7 +193,8 @@ class ReplayApp(TableApp):
     def header(self, obs: Any) -> Text:
         rs = self.rs
         w = words(rs.lang)
-        viewer = rs.seat_name(rs.viewer) if isinstance(rs.viewer, int) else w["open" if rs.viewer == OPEN else "spectator"]
+        v = rs.viewer
+        viewer = rs.seat_name(v) if isinstance(v, int) else w["open" if v == OPEN else "spectator"]
         head = super().header(obs)
         head.append(" · " + w["replay_step"].format(k=rs.step, n=rs.replay.steps) + " · " + viewer)
         return head
