@@ -113,6 +113,4 @@ export function renderLog(newLines) {
   if (newLines === null) ol.innerHTML = "";
   for (const line of lines) if (line.text) ol.appendChild(logItem(line));
   if (atBottom || newLines === null) ol.scrollTop = ol.scrollHeight;
-  const now = ol.querySelector("li.now");
-  if (now && now.scrollIntoView) now.scrollIntoView({ block: "nearest" });
 }
