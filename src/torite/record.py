@@ -41,7 +41,20 @@ VERSION = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be replayed; the message names the action, seat and reason."""
+    """A record that cannot be replayed; the message names the action, seat and reason.
+
+    An action that breaks a rule also carries them apart (``action``: its index, ``seat``,
+    ``text``, ``reason``), so a page can say it in its reader's language."""
+
+    def __init__(self, message: str, *, action: int | None = None, seat: int | None = None,
+                 text: str | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.action, self.seat, self.text, self.reason = action, seat, text, reason
+
+    @classmethod
+    def at(cls, i: int, seat: int, text: str, reason: str) -> RecordError:
+        """Action ``i`` (``seat``'s ``text``) breaks a rule: ``reason``."""
+        return cls(f"action {i} (seat {seat}, {text!r}): {reason}", action=i, seat=seat, text=text, reason=reason)
 
 
 @dataclass
@@ -168,19 +181,25 @@ def start_record(game: Game, seed: int | None, seats: Sequence[str], *, dealer: 
                   [dict(x) for x in deals], None, first_round)
 
 
+def check_action(state: State, i: int, seat: int, text: str) -> None:
+    """Apply action ``i`` of a record (``seat``'s ``text``) to ``state``, or raise
+    :class:`RecordError` naming it and the rule it breaks (``state`` unchanged then)."""
+    if state.is_over():
+        raise RecordError.at(i, seat, text, "the game is already over")
+    if seat not in state.to_act():
+        raise RecordError.at(i, seat, text, f"it is not seat {seat}'s decision "
+                                            f"(to act: {', '.join(map(str, state.to_act()))})")
+    try:
+        state.apply_text(seat, text)
+    except IllegalAction as e:
+        raise RecordError.at(i, seat, text, str(e)) from None
+
+
 def replay(record: Record, *, check_result: bool = True) -> State:
     """Re-apply every action; raise :class:`RecordError` naming the first one that fails."""
     _, state = record.new_game()
     for i, (seat, text) in enumerate(record.actions):
-        if state.is_over():
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): the game is already over")
-        if seat not in state.to_act():
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): it is not seat {seat}'s decision "
-                              f"(to act: {', '.join(map(str, state.to_act()))})")
-        try:
-            state.apply_text(seat, text)
-        except IllegalAction as e:
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): {e}") from None
+        check_action(state, i, seat, text)
     if check_result and record.result is not None:
         if not state.is_over():
             raise RecordError(f"the record claims a result but the game is not over after "

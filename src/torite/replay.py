@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from torite.bots import make_bot
-from torite.engine.base import Action, Event, Game, IllegalAction, State
-from torite.record import Record, RecordError
+from torite.engine.base import Action, Event, Game, State
+from torite.record import Record, RecordError, check_action
 
 #: the viewer who sees every hand (only in a finished game)
 OPEN: Final = "open"
@@ -48,15 +48,7 @@ class Replay:
         self.states = [state.clone()]
         self.event_counts = [len(state.events)]
         for i, (seat, text) in enumerate(self.record.actions):
-            if state.is_over():
-                raise RecordError(f"action {i} (seat {seat}, {text!r}): the game is already over")
-            if seat not in state.to_act():
-                raise RecordError(f"action {i} (seat {seat}, {text!r}): it is not seat {seat}'s decision "
-                                  f"(to act: {', '.join(map(str, state.to_act()))})")
-            try:
-                state.apply_text(seat, text)
-            except IllegalAction as e:
-                raise RecordError(f"action {i} (seat {seat}, {text!r}): {e}") from None
+            check_action(state, i, seat, text)
             self.states.append(state.clone())
             self.event_counts.append(len(state.events))
         if self.record.result is not None and state.is_over() and state.result().to_json() != self.record.result:
@@ -142,14 +134,25 @@ class Replay:
         return out
 
     # ------------------------------------------------------------------ a bot's view
-    def suggest(self, step: int, seat: int, level: str = "hard", seed: int = 0) -> Action | None:
-        """What a bot of ``level`` would play at ``seat``'s decision at ``step``, from that
-        seat's observation only (None when the seat has no decision then)."""
+    def decision(self, step: int, seat: int) -> tuple[dict[str, Any], list[Action]] | None:
+        """What ``seat`` had to decide with at ``step``: its observation and legal actions (None
+        when it had no decision then).  Only a finished game's seats may be asked (a game in
+        progress shows nobody's hand)."""
+        if self.allowed(seat) != seat:
+            raise ValueError("a seat's decisions are shown once the game is over")
         st = self.states[self._check(step)]
         if st.is_over() or seat not in st.to_act():
             return None
+        return st.observation(seat), st.legal_actions(seat)
+
+    def suggest(self, step: int, seat: int, level: str = "hard", seed: int = 0) -> Action | None:
+        """What a bot of ``level`` would play at ``seat``'s decision at ``step``, from that
+        seat's observation only (None when the seat has no decision then)."""
+        got = self.decision(step, seat)
+        if got is None:
+            return None
         bot = make_bot(level, self.game, seat, seed)
-        return bot.act(st.observation(seat), st.legal_actions(seat))
+        return bot.act(*got)
 
 
 def load(data: Mapping[str, Any] | Record) -> Replay:

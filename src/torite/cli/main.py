@@ -81,6 +81,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print(json.dumps(out, ensure_ascii=False))
         return 0
     print(format_simulation(out))
+    if args.records:
+        print(f"records in {args.records}/: watch one with `torite replay FILE --view` "
+              "(or at /replay of `torite serve`)")
     return 0
 
 
@@ -114,6 +117,12 @@ def format_simulation(out: dict[str, Any]) -> str:
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         rec = Record.load(args.file)
+        if args.view:
+            from torite.cli.tui.replay import view_replay
+            from torite.replay import Replay
+
+            view_replay(Replay(rec), lang=args.lang)
+            return 0
         state = replay(rec)
     except RecordError as e:
         if args.json:
@@ -177,9 +186,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--records", default=None, metavar="DIR", help="write every game's record here")
     s.set_defaults(func=cmd_simulate)
 
-    rp = sub.add_parser("replay", help="check a game record and recompute its result")
+    rp = sub.add_parser("replay", help="check a game record and recompute its result (--view: step through it)")
     rp.add_argument("file")
     rp.add_argument("--json", action="store_true")
+    rp.add_argument("--view", action="store_true",
+                    help="step through the game in the terminal table (←/→, t/r next trick/round, v whose eyes)")
+    rp.add_argument("--lang", default="en", help="language of the table with --view: en, ja, ko")
     rp.set_defaults(func=cmd_replay)
     for extra in _EXTRA_COMMANDS:
         extra(sub)

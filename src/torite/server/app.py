@@ -73,6 +73,8 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
+from starlette.middleware import Middleware
+from starlette.middleware.body_limit import RequestBodyLimitMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -84,6 +86,7 @@ from torite.engine.registry import game_class, game_ids, make_game
 from torite.present import labels
 from torite.present.languages import LANGUAGES
 from torite.present.pages import rules_page
+from torite.server import replays as replaying
 from torite.server import safejson
 from torite.server.bots import BotPool
 from torite.server.limits import RateLimiter, ServerLimits
@@ -199,7 +202,8 @@ def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-_STATUS = {"not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "not_finished": 409,
+_STATUS = {"no_decision": 409,
+           "not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "not_finished": 409,
            "storage": 503, "too_many_tables": 503, "not_found": 404}
 
 
@@ -207,6 +211,10 @@ async def table_error(request: Request, exc: Exception) -> Response:
     """A refusal from the tables, however deep it was raised: its code and a clear message
     (the database out of reach is a 503, never a 500 with a traceback)."""
     assert isinstance(exc, TableError)
+    detail = getattr(exc, "detail", None)
+    if detail:  # a bad record's action and reason, apart, for the page to say in its language
+        return JSONResponse({"error": exc.code, "message": str(exc), "detail": detail},
+                            status_code=_STATUS.get(exc.code, 400))
     return error(exc.code, str(exc), _STATUS.get(exc.code, 400))
 
 
@@ -232,6 +240,66 @@ async def table_page(request: Request) -> Response:
         # a mistyped or expired link: say so plainly, in the reader's language, with the way back
         return FileResponse(WEB_DIR / "notfound.html", status_code=404, headers={"cache-control": "no-cache"})
     return FileResponse(WEB_DIR / "table.html", headers={"cache-control": "no-cache"})
+
+
+async def replay_page(request: Request) -> Response:
+    """The replay viewer: a record file opened in the page (``/replay``), or a table's record
+    (``/replay/{table_id}``; a table in play as a spectator sees it)."""
+    table_id = request.path_params.get("table_id")
+    if table_id is not None and await manager_of(request).get(table_id) is None:
+        return FileResponse(WEB_DIR / "notfound.html", status_code=404, headers={"cache-control": "no-cache"})
+    return FileResponse(WEB_DIR / "table.html", headers={"cache-control": "no-cache"})
+
+
+# ------------------------------------------------------------------ replays
+def replays_of(request: Request) -> replaying.Replays:
+    r: replaying.Replays = request.app.state.replays
+    return r
+
+
+async def replay_step(request: Request) -> Response:
+    """A step of a record the page sends (``{"record", "step", "viewer"}``): its state message
+    as the live table builds it for that viewer.  Nothing is stored."""
+    body = await read_json(request)
+    if not isinstance(body, dict) or "record" not in body:
+        raise TableError("bad_request", 'send {"record": {…}, "step": k, "viewer": "open" | seat | null}')
+    rp = await replays_of(request).of_json(body["record"])
+    step, viewer = replaying.parse_step(body.get("step", 0)), replaying.parse_viewer(body.get("viewer"))
+    return JSONResponse(replaying.step_message(rp, step, viewer))
+
+
+async def replay_suggest(request: Request) -> Response:
+    """What a bot (``hard`` unless ``level`` says) would play at a seat's decision in a record
+    the page sends (``{"record", "step", "seat", "level"}``), from that seat's view only."""
+    body = await read_json(request)
+    if not isinstance(body, dict) or "record" not in body:
+        raise TableError("bad_request", 'send {"record": {…}, "step": k, "seat": n}')
+    rp = await replays_of(request).of_json(body["record"])
+    return JSONResponse(await replaying.suggest(manager_of(request).bots, rp, replaying.parse_step(body.get("step", 0)),
+                                      body.get("seat"), body.get("level", replaying.SUGGEST_LEVEL)))
+
+
+async def table_replay(request: Request) -> Response:
+    """A step of a table's game (``?step=k&viewer=open|N|spectator``): a finished game as any
+    viewer saw it, a game in play only as a spectator sees it."""
+    table = await _table_or_404(request)
+    if isinstance(table, Response):
+        return table
+    rp = await replays_of(request).of_table(table)
+    q = request.query_params
+    step = replaying.parse_step(q.get("step", str(rp.steps)))
+    return JSONResponse(replaying.step_message(rp, step, replaying.parse_viewer(q.get("viewer", "open")), table.id))
+
+
+async def table_replay_suggest(request: Request) -> Response:
+    table = await _table_or_404(request)
+    if isinstance(table, Response):
+        return table
+    rp = await replays_of(request).of_table(table)
+    q = request.query_params
+    seat, step = replaying.parse_viewer(q.get("seat")), replaying.parse_step(q.get("step", "0"))
+    return JSONResponse(await replaying.suggest(manager_of(request).bots, rp, step, seat,
+                                                q.get("level", replaying.SUGGEST_LEVEL)))
 
 
 # ------------------------------------------------------------------ ready-made reports
@@ -747,12 +815,21 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     routes = [
         Route("/", index_page),
         Route("/t/{table_id}", table_page),
+        Route("/replay", replay_page),
+        Route("/replay/{table_id}", replay_page),
+        # a record may be larger than any other body: its own bound
+        Route("/api/replay", replay_step, methods=["POST"],
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
+        Route("/api/replay/suggest", replay_suggest, methods=["POST"],
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
         Route("/api/games", list_games),
         Route("/api/preview", preview, methods=["POST"]),
         Route("/api/games/{game}/rules", rules),
         Route("/api/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", table_info),
         Route("/api/tables/{table_id}/record", table_record),
+        Route("/api/tables/{table_id}/replay", table_replay),
+        Route("/api/tables/{table_id}/replay/suggest", table_replay_suggest),
         Route("/api/tables/{table_id}/actions", post_action, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/api/reports", list_reports),
@@ -767,6 +844,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.table_limiter = limits.table_limiter()
     app.state.address_limiter = limits.address_message_limiter()
     app.state.sockets = SocketCounts()
+    app.state.replays = replaying.Replays()
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)

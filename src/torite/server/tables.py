@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
-from torite.engine.base import Game, IllegalAction, OptionError, State
+from torite.engine.base import Event, Game, IllegalAction, OptionError, State
 from torite.engine.driver import next_seat
 from torite.engine.phases import Contract
 from torite.engine.registry import make_game
@@ -239,15 +239,8 @@ class LiveTable:
         for e in events[scanned:]:
             if not e.visible_to(key):
                 continue
-            text = labels.event_texts(self.game, e, self.seat_names())
-            if text is not None:
-                line = {"i": count, "text": text, "kind": e.kind}
-                if e.kind in _LOG_DATA:
-                    # the table shows these as well as saying them: a finished trick stays on
-                    # the table a moment, a round's end opens its summary
-                    line["data"] = e.data
-                if e.kind == "round_end":  # its scoring written out, in words
-                    line["explain"] = labels.explain_texts(self.game, e.data, self.seat_names())
+            line = log_line(self.game, e, count, self.seat_names())
+            if line is not None:
                 cached.append(line)
             count += 1
         self._scanned[key] = (len(events), count)
@@ -261,8 +254,17 @@ class LiveTable:
         hit = self._views.get(key)
         if hit is not None and hit[0] == self.version:
             return hit[1]
+        text = json.dumps(self.view(key), ensure_ascii=False, separators=(",", ":"))[:-1]
+        self._views[key] = (self.version, text)
+        return text
+
+    def view(self, key: int | None, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message (without its log) as ``key`` sees it: built from ``obs``, which is
+        ``state.observation(key)`` unless given (a replay's open view gives the spectator's with
+        every hand laid open; a finished game's only)."""
         state, game = self.state, self.game
-        obs = state.observation(key)
+        if obs is None:
+            obs = state.observation(key)
         over = state.is_over()
         to_act = state.to_act()
         legal: list[dict[str, Any]] = []
@@ -285,7 +287,7 @@ class LiveTable:
             reasons = {"cards": labels.reason_texts(game, cards, self.seat_names()),
                        "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
                                                       self.seat_names())}
-        msg = {
+        return {
             "type": "state", "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "decision_no": self.decisions[key] if key is not None else None,
@@ -298,9 +300,6 @@ class LiveTable:
             "result": state.result().to_json() if over else None, "obs": obs,
             "settings": self.settings, "hints": self.hint_counts(), **self._moments(key, obs),
         }
-        text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))[:-1]
-        self._views[key] = (self.version, text)
-        return text
 
     def _goal(self) -> dict[str, Any]:
         """How the game is won, by language (the same for the whole table)."""
@@ -352,6 +351,23 @@ class LiveTable:
 
 #: events whose log lines carry their data
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})
+
+
+def log_line(game: Game, e: Event, i: int, names: Sequence[str | None]) -> dict[str, Any] | None:
+    """An event as a log line (``i``: its index among the events its reader sees), by language;
+    None for an event the log does not say.  The live table and a replay both write their logs
+    with it."""
+    text = labels.event_texts(game, e, names)
+    if text is None:
+        return None
+    line: dict[str, Any] = {"i": i, "text": text, "kind": e.kind}
+    if e.kind in _LOG_DATA:
+        # the table shows these as well as saying them: a finished trick stays on the table a
+        # moment, a round's end opens its summary
+        line["data"] = e.data
+    if e.kind == "round_end":  # its scoring written out, in words
+        line["explain"] = labels.explain_texts(game, e.data, names)
+    return line
 
 
 def auction_of(game: Game, obs: Mapping[str, Any]) -> list[dict[str, Any]] | None:

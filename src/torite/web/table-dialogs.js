@@ -145,6 +145,7 @@ export function renderOver(m) {
     $(id).href = href;
     $(id).setAttribute("download", file);
   }
+  for (const id of ["watch-replay", "final-replay"]) $(id).href = "/replay/" + encodeURIComponent(tableId);
   const joined = m.rematch && m.rematch.path;
   for (const [btn, link] of [["btn-rematch", "rematch-link"], ["final-rematch", "final-rematch-link"]]) {
     $(btn).classList.toggle("hidden", !!joined || S.me === null);

@@ -59,6 +59,12 @@ export function renderSeats(m, obs) {
     const f = el("div", "facts");
     for (const [k, text] of facts) f.appendChild(el("span", "fact " + k, text));
     d.appendChild(f);
+    // a finished game's replay with every hand open: each seat's cards by its name
+    if (Array.isArray(obs.hands) && Array.isArray(obs.hands[i]) && i !== S.me) {
+      const open = el("div", "open-hand");
+      for (const c of obs.hands[i]) open.appendChild(c === null ? T.cardBack() : T.cardNode(String(c), false, m.game));
+      d.appendChild(open);
+    }
     const tags = [];
     if (m.to_act.includes(i) && !m.over) tags.push(T.t("table.turn"));
     if (s.away) tags.push(T.t("table.away"));

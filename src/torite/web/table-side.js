@@ -98,8 +98,12 @@ export function renderSheet(m, obs) {
 }
 
 // One line per event; a round's start and a trick's end mark separators.
+// In a replay each line names its step (a click goes there) and the step's own lines are marked.
 function logItem(line) {
-  return rich("li", "kind-" + (line.kind || "event"), T.byLang(line.text));
+  const li = rich("li", "kind-" + (line.kind || "event") + (line.now ? " now" : ""), T.byLang(line.text));
+  if (Number.isInteger(line.step)) li.dataset.step = String(line.step);
+  if (line.now) li.setAttribute("aria-current", "step");
+  return li;
 }
 
 export function renderLog(newLines) {

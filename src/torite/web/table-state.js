@@ -4,7 +4,10 @@
 
 export const T = window.Torite;
 export const $ = (id) => document.getElementById(id);
-export const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const parts = location.pathname.split("/").filter(Boolean);
+// the replay viewer: /replay/{table id} (a table's game), /replay (a record file opened in the page)
+export const REPLAY = parts[0] === "replay";
+export const tableId = decodeURIComponent((REPLAY ? parts[1] : parts[parts.length - 1]) || "");
 export const reducedMotion = !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 // One object holds what changes, so every part reads the same values.
@@ -31,9 +34,9 @@ let sendFn = () => {};
 export function setSend(fn) { sendFn = fn; }
 export function send(obj) { sendFn(obj); }
 
-// Whether we decide now.
+// Whether we decide now (never in a replay: a seat's view there is only looked at).
 export function isMine(m = S.last) {
-  return !!m && S.me !== null && m.to_act.includes(S.me) && !m.over;
+  return !REPLAY && !!m && S.me !== null && m.to_act.includes(S.me) && !m.over;
 }
 
 export function botLevel(level) {

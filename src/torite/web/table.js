@@ -13,8 +13,10 @@
 // roles), table-trick.js (the trick, the pause after it, the piles, the last trick),
 // table-decide.js (the hand, the choices, why not, the hint), table-side.js (status, bidding
 // history, score sheet, log), table-dialogs.js (round summary, game over, rules, take-over).
+// The replay viewer (/replay…) is this page drawn by the same code from a record's steps instead
+// of a socket: table-replay.js.
 
-import { $, S, T, cardReason, el, isMine, setSend, tableId } from "./table-state.js";
+import { $, REPLAY, S, T, cardReason, el, isMine, setSend, tableId } from "./table-state.js";
 import { renderSeats } from "./table-seats.js";
 import { PAUSES, endPause, onPauseEnd, pauseSeconds, renderLastTrick, renderPiles, renderTrick, startPause } from "./table-trick.js";
 import { act, askHint, onHandKey, renderActions, renderPrompt, showWhy } from "./table-decide.js";
@@ -172,7 +174,7 @@ function forget() {
 // New log lines: a finished trick stays on the table a moment, a round's end queues its summary.
 // A whole log (the first message, a reconnect) is history: nothing is replayed from it, but the
 // last round's summary can be reopened.
-function noteMoments(lines, full) {
+export function noteMoments(lines, full) {
   let trick = null;
   if (full) { S.roundsSeen = 0; S.roundTricks = []; }
   for (const line of lines) {
@@ -205,7 +207,7 @@ function refusePile(node, card) {
 }
 
 // ------------------------------------------------------------ rendering
-function render(newLines) {
+export function render(newLines) {
   const m = S.last;
   const obs = m.obs || {};
   T.setGame(m.game);  // the game whose labels name the cards drawn
@@ -344,6 +346,7 @@ function init() {
     refillPause();
     showSound();
     if (S.last) render(null);
+    if (S.onLang) S.onLang();
     if ($("round-dialog").open && S.lastSummary) openSummary(S.lastSummary);
   });
   $("hand").addEventListener("keydown", onHandKey);
@@ -380,7 +383,14 @@ function init() {
     T.setGames(data.games);
     if (S.last) render(null);
   }).catch(() => { /* the server's texts still come with every state */ });
-  connect();
+  if (REPLAY) {
+    // no socket: the steps of a record, drawn by the same code
+    $("table").dataset.mode = "replay";
+    document.documentElement.dataset.mode = "replay";
+    import("./table-replay.js").then((r) => r.start(render, noteMoments));
+  } else {
+    connect();
+  }
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
