@@ -140,7 +140,7 @@ def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str,
                 what = labels.action_text(action, spoken=True)
         message = w["not_legal"].format(what=what, n=len(legal))
         why = state.refusal(seat, action) if state is not None and seat is not None and labels is not None else None
-        if why is not None and labels is not None:
+        if why is not None and why.rule != "not_now" and labels is not None:  # "not now" says no more
             with contextlib.suppress(LabelError, KeyError, TypeError, ValueError):
                 message = labels.text(labels.reason_rich(why.rule, why.data), spoken=True) + " " + message
         raise IllegalAction(message)
