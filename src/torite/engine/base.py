@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, Self
 
-from torite.cards import card_str, iter_bits, parse_card
+from torite.cards import card_str
+from torite.engine.action import Action as Action  # re-exported: the protocol names it
 
 if TYPE_CHECKING:
     from torite.engine.phases import Phase
@@ -53,52 +54,6 @@ class OptionConflict(OptionError):
     def __init__(self, message: str, options: Mapping[str, Any]) -> None:
         super().__init__(message)
         self.options = dict(options)
-
-
-class Action(NamedTuple):
-    """One decision: a kind, the cards it names (a mask) and any other argument.
-
-    The text notation is ``kind [cards…] [arg]`` – ``play 10D``, ``bury QC KC``, ``trump S``,
-    ``call H``, ``replace``, ``pass`` – and :meth:`parse` reads it back.
-    """
-
-    kind: str
-    cards: int = 0
-    arg: str = ""
-
-    def __str__(self) -> str:
-        parts = [self.kind]
-        parts.extend(card_str(c) for c in iter_bits(self.cards))
-        if self.arg:
-            parts.append(self.arg)
-        return " ".join(parts)
-
-    @property
-    def card(self) -> int:
-        """The single card a ``play``-like action names."""
-        return self.cards.bit_length() - 1
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        tokens = text.split()
-        if not tokens:
-            raise ValueError("empty action")
-        kind = tokens[0].lower()
-        cards = 0
-        rest: list[str] = []
-        for tok in tokens[1:]:
-            if rest:
-                rest.append(tok)
-                continue
-            try:
-                c = parse_card(tok)
-            except ValueError:
-                rest.append(tok)
-                continue
-            if cards >> c & 1:
-                raise ValueError(f"card {card_str(c)} named twice in {text!r}")
-            cards |= 1 << c
-        return cls(kind, cards, " ".join(rest).upper() if rest else "")
 
 
 class Event(NamedTuple):
