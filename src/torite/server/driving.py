@@ -14,6 +14,7 @@ import logging
 import random
 import secrets
 import time
+from abc import ABC, abstractmethod
 from typing import Any
 
 import torite.bots.registry as bot_registry
@@ -27,13 +28,13 @@ log = logging.getLogger("torite.server")
 IDLE_BOT = "normal"
 
 
-class TableDriver(TableKeeper):
+class TableDriver(TableKeeper, ABC):
     """The bots and idle clocks of the tables this process drives."""
 
+    @abstractmethod
     async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:
         """Apply one action: :meth:`torite.server.tables.TableManager.act`, the one way a table's
-        state changes (a bot's move too)."""
-        raise NotImplementedError
+        state changes (a bot's move too); declared here because the bots' loop makes moves."""
 
     def _start(self, table: LiveTable) -> None:
         if not self._drives(table):
