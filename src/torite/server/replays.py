@@ -2,7 +2,7 @@
 
 Why here and built this way: a step's message must be exactly what the live table would have
 sent that viewer at that moment, so it is built by the live table's own code (a
-:class:`~torite.server.tables.LiveTable` over the step's state, its ``view``, and ``log_line``
+:class:`~torite.server.live.LiveTable` over the step's state, its ``view``, and ``log_line``
 for the log), from :class:`torite.replay.Replay`, which checked the record and keeps every step.
 Nothing is stored: a record sent by a page is checked, kept in a small in-memory cache (so
 stepping through it does not replay it again on every click) and forgotten.
@@ -31,7 +31,7 @@ from torite.present import labels
 from torite.record import Record, RecordError
 from torite.replay import OPEN, Replay, Viewer
 from torite.server.bots import BotPool
-from torite.server.tables import SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
+from torite.server.live import SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
 
 #: the longest record a page may send (bytes) and replay (actions): a whole long game fits
 MAX_RECORD_BYTES: Final = 1 << 20

@@ -56,7 +56,7 @@ file's language (Babel's rules): English has ``one`` and ``other``, Japanese and
 Three ``maps`` the tables read besides templates (each optional, per game):
 
 - ``maps.piles``: the piles of cards the table shows, by observation key, with their names.  A
-  key is a pile by one rule (``server.tables.piles_of``): a list of card texts the seat sees (a
+  key is a pile by one rule (``server.live.piles_of``): a list of card texts the seat sees (a
   card it may not see is null, drawn as a back), or null beside an integer ``<key>_size`` (a
   face-down pile, drawn as that many backs).  A card shown in a pile is clickable when a legal
   action plays it (Umbridge's dummy, for its controller).
