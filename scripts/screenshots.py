@@ -4,8 +4,9 @@
 
 Starts the web table on a free port with a throw-away database, drives Debian's Chromium
 through Playwright like a player would, and writes ``lobby.png``, ``table.png`` (a trick
-half played), ``summary.png`` (the end-of-round dialog) and ``phone.png`` (a phone-sized
-table, in Japanese).  Japanese needs a font: ``apt-get install fonts-ipafont-gothic``.
+half played), ``summary.png`` (the end-of-round dialog), ``phone.png`` (a phone-sized
+table, in Japanese) and ``replay.png`` (a finished game watched back, every hand open).
+Japanese needs a font: ``apt-get install fonts-ipafont-gothic``.
 The deals are seeded by the server at random, so each run shows other cards.
 """
 
@@ -162,9 +163,21 @@ def main(argv: list[str] | None = None) -> int:
             mid_trick(page)
             page.evaluate("() => window.scrollTo(0, 0)")
             page.screenshot(path=str(out / "phone.png"), full_page=True)
+
+            page = page_for(browser, "en")
+            made = table(page, server, "kaedama", PEOPLE, {"rounds": 1})
+            while move(page):
+                pass
+            page.goto(f"{server}/replay/{made['id']}")
+            page.wait_for_selector("#table[data-ready='1']")
+            page.wait_for_function("() => window.__torite && window.__torite.replay"
+                                   " && window.__torite.replay().steps > 0")
+            page.evaluate("() => window.__torite.goto(Math.floor(window.__torite.replay().steps / 2))")
+            page.wait_for_function("() => window.__torite.replay().step > 0")
+            page.screenshot(path=str(out / "replay.png"))
         finally:
             browser.close()
-    for name in ("lobby", "table", "summary", "phone"):
+    for name in ("lobby", "table", "summary", "phone", "replay"):
         print(out / f"{name}.png")
     return 0
 
