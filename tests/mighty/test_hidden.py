@@ -7,7 +7,8 @@ import random
 
 from torite.cards import SUIT_MASKS, parse_card
 from torite.engine.registry import make_game
-from torite.games.mighty.rules import JOKER_BIT, MightyState
+from torite.games.mighty.basics import JOKER_BIT
+from torite.games.mighty.rules import MightyState
 
 from .helpers import act, deal, elect, mask, play, playable, setup, start
 

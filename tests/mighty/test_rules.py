@@ -12,19 +12,17 @@ from conformance.harness import Case, cases, play_out
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
 from torite.engine.registry import make_game
-from torite.games.mighty.rules import (
+from torite.games.mighty.basics import (
     POINT_MASK,
-    Mighty,
-    base_amount,
     call_card_of,
     half_points,
     is_deal_miss,
     joker_has_power,
     mighty_of,
-    multipliers,
-    payments,
     winning_index,
 )
+from torite.games.mighty.rules import Mighty
+from torite.games.mighty.scoring import base_amount, multipliers, payments
 from torite.testing import why
 
 from .helpers import act, deal, elect, legal, mask, play, playable, setup, start

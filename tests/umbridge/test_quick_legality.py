@@ -7,7 +7,8 @@ import random
 
 from torite.engine.base import Action
 from torite.engine.registry import make_game
-from torite.games.umbridge.rules import BIDS, DISCARDS, DONE, DOUBLE, PASS, REDOUBLE, UmbridgeState
+from torite.games.umbridge.deal import BIDS, DISCARDS, DONE, DOUBLE, PASS, REDOUBLE
+from torite.games.umbridge.rules import UmbridgeState
 
 CANDIDATES = [*BIDS, PASS, DOUBLE, REDOUBLE, DONE, *DISCARDS, *(Action("play", 1 << c) for c in range(52)),
               Action("bid", 0, "8 NT"), Action("bid", 1, "1 C"), Action("pass", 0, "X"), Action("done", 1),

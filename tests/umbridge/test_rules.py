@@ -8,7 +8,8 @@ import pytest
 
 from torite.engine.base import ALL_SEATS, Action, IllegalAction, OptionError
 from torite.engine.registry import make_game
-from torite.games.umbridge.rules import Umbridge, respread_cards, trick_order
+from torite.games.umbridge.deal import respread_cards, trick_order
+from torite.games.umbridge.rules import Umbridge
 from torite.testing import why
 
 from .helpers import act, keep_both, legal, mixed_deal, play_out, quick_contract, start, suit, suits_deal

@@ -27,7 +27,7 @@ from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.engine.phases import Contract
-from torite.games.mighty.rules import (
+from torite.games.mighty.basics import (
     DENOMS,
     JOKER,
     JOKER_BIT,

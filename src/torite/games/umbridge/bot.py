@@ -23,7 +23,8 @@ from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 
-from .rules import DUMMY_STEP, follow, trick_order, winning_index
+from .deal import DUMMY_STEP, follow, trick_order
+from .rules import winning_index
 from .scoring import DENOMS
 
 POINTS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (2 = 0 … A = 12) -> high-card points

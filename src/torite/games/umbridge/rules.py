@@ -16,8 +16,7 @@ dealt again when someone takes umbrage; see the rules page).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import cache
+from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
@@ -48,9 +47,38 @@ from torite.engine.kit import (
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
 from torite.engine.summary import row, summary
 from torite.engine.trick import plain_winner, play_actions
+from torite.games.umbridge.deal import (
+    AUCTION,
+    BID_RANK,
+    BIDS,
+    CHICAGO,
+    DECLARER,
+    DISCARDS,
+    DONE,
+    DOUBLE,
+    DUMMY,
+    DUMMY_STEP,
+    EXCHANGE,
+    KEEP,
+    LEADER,
+    NON_LEADER,
+    PASS,
+    REDOUBLE,
+    RUBBER,
+    UMBRAGE,
+    UMBRAGE_PHASE,
+    bid_rank,
+    discard_actions,
+    dummy_controller,
+    follow,
+    respread_cards,
+    trick_order,
+    trump_of,
+)
 from torite.games.umbridge.scoring import (
     DENOMS,
     GAME,
+    best_payment,
     chicago_bonus,
     chicago_vulnerable,
     contract_score,
@@ -61,108 +89,8 @@ from torite.games.umbridge.scoring import (
 )
 
 HAND: Final = 13
-#: every bid, lowest first: a bid's index here is its rank
-BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in range(1, 8) for denom in DENOMS)
-PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
-UMBRAGE, KEEP = Action("umbrage"), Action("keep")
-DISCARDS: Final = tuple(Action("discard", 1 << c) for c in range(52))
-DONE: Final = Action("done")
-#: the rank of each bid's text ("2 H" -> 6)
-BID_RANK: Final = {a.arg: i for i, a in enumerate(BIDS)}
-#: (suit, 13-bit mask of its cards) -> their ``discard`` actions, filled as met: a draw round's
-#: legal list is then four lookups
-_DISCARDS_BY_SUIT: dict[tuple[int, int], tuple[Action, ...]] = {}
-
-
-def discard_actions(hand: int) -> list[Action]:
-    """The ``discard`` actions of the cards of ``hand``, lowest first."""
-    out: list[Action] = []
-    for s in range(4):
-        bits = hand >> (13 * s) & 8191
-        if not bits:
-            continue
-        got = _DISCARDS_BY_SUIT.get((s, bits))
-        if got is None:
-            got = _DISCARDS_BY_SUIT[s, bits] = tuple(DISCARDS[13 * s + b] for b in range(13) if bits >> b & 1)
-        out.extend(got)
-    return out
-
-#: phases: the simultaneous umbrage, the auction, a player's exchange in a draw round, the
-#: kit's ``play`` (a card of one's own hand) and ``dummy`` (the dummy's card of a trick)
-UMBRAGE_PHASE, AUCTION, EXCHANGE, DUMMY = "umbrage", "auction", "exchange", "dummy"
-NON_LEADER, LEADER, DECLARER = "non_leader", "leader", "declarer"
-RUBBER, CHICAGO = "rubber", "chicago"
-#: a trick's order from its leader: the dummy (West) sits right after the dealer (South)
-DUMMY_STEP: Final = -1
-
-
-def bid_rank(bid: Contract) -> int:
-    """A contract's index in ``BIDS``: a higher level beats any lower one, and at a level the
-    denominations go C D H S NT."""
-    return BID_RANK[str(bid)]
-
-
-def trump_of(bid: Contract) -> int:
-    """The trump suit of a contract (-1 at no trump)."""
-    return DENOMS.index(bid.denomination) if bid.denomination != "NT" else -1
-
-
 #: the winning card: the highest trump, else the highest card of the led suit
 winning_index = plain_winner
-
-
-def trick_order(leader: int, dealer: int) -> tuple[int, int, int]:
-    """Who plays a trick, in order (§6.3: clockwise S, W = dummy, N; E is empty): the dummy
-    plays right after the dealer."""
-    other = 1 - leader
-    if leader == dealer:
-        return leader, DUMMY_STEP, other
-    return leader, dealer, DUMMY_STEP
-
-
-def dummy_controller(mode: str, leader: int, declarer: int) -> int:
-    """The seat that plays the dummy's card in a trick led by ``leader`` (§6.4, U1)."""
-    if mode == LEADER:
-        return leader
-    if mode == DECLARER:
-        return declarer
-    return 1 - leader
-
-
-def follow(cards: int, led: int) -> int:
-    """The cards of ``cards`` that may follow a lead of ``led`` (-1: leading)."""
-    if led >= 0:
-        same = cards & SUIT_MASKS[led]
-        if same:
-            return same
-    return cards
-
-
-def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequence[int]) -> tuple[list[int], list[int]]:
-    """The spares dealt again from an explicit deal's ``respread`` (ruling U14): the cards it names
-    where it names them; a named card that is not among the gathered spares (the exchange went
-    otherwise than the deal foresaw) gives its place to a gathered card the respread does not
-    name, the lowest ones first in both.  Lists are top first."""
-    have = set(gathered)
-    named = set(dummy) | set(bridge)
-    swap = dict(zip(sorted(named - have), sorted(have - named)))
-    return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
-
-
-@cache
-def _umbridge_best(chicago: bool, honours: bool) -> int:
-    """The most one Umbridge deal can pay one player (see ``Umbridge.bounds``)."""
-    declarer = defender = 0
-    for level in range(1, 8):
-        for denom in DENOMS:
-            for doubled in (0, 1, 2):
-                for vul in (False, True):
-                    for tricks in range(14):
-                        cs = contract_score(level, denom, doubled, vul, tricks)
-                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
-                        declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
-                        defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
-    return max(declarer, defender) + (150 if honours else 0)
 
 
 class Umbridge(TrickGame):
@@ -240,7 +168,7 @@ class Umbridge(TrickGame):
         double and a redouble after each of those, 2 passes before a contract and one after it
         for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
         most 13 discards (each is drawn back from the bridge); 39 cards."""
-        return Bounds((0, _umbridge_best(self.options["scoring"] == CHICAGO, self.options["honours"])),
+        return Bounds((0, best_payment(self.options["scoring"] == CHICAGO, self.options["honours"])),
                       2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
 
     def _check_options(self) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Final
 
 DENOMS: Final = ("C", "D", "H", "S", "NT")  # low to high; C D H S are also the suits 0..3
@@ -143,3 +144,20 @@ def unfinished_bonus(games: Sequence[int], part_scores: Sequence[int]) -> list[i
 __all__ = ["DENOMS", "GAME", "NT", "ContractScore", "chicago_bonus", "chicago_vulnerable", "contract_score",
            "honours_points", "insult_points", "overtrick_points", "rubber_bonus", "slam_points", "trick_points",
            "undertrick_points", "unfinished_bonus"]
+
+
+@cache
+def best_payment(chicago: bool, honours: bool) -> int:
+    """The most one Umbridge deal can pay one player, over every contract, doubling,
+    vulnerability and result (what ``Umbridge.bounds`` declares)."""
+    declarer = defender = 0
+    for level in range(1, 8):
+        for denom in DENOMS:
+            for doubled in (0, 1, 2):
+                for vul in (False, True):
+                    for tricks in range(14):
+                        cs = contract_score(level, denom, doubled, vul, tricks)
+                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
+                        declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
+                        defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
+    return max(declarer, defender) + (150 if honours else 0)
