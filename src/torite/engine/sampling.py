@@ -13,9 +13,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import iter_bits, mask_of
 
 
+@mypyc_attr(native_class=False)  # compiled: an exception class stays a Python class
 class SamplingError(RuntimeError):
     """No assignment satisfies the constraints (the knowledge given was inconsistent)."""
 

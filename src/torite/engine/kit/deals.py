@@ -45,7 +45,7 @@ def check(game: TrickGame, index: int, d: Mapping[str, Any]) -> tuple[list[list[
     return hands, dealt
 
 
-def deal(state: TrickState) -> Mapping[str, Any] | None:
+def deal(state: TrickState[Any]) -> Mapping[str, Any] | None:
     """Set the hands and the dealt piles of ``state``: its next explicit deal (one per deal
     attempt) or a shuffle, again while the game's ``void_deal`` throws the deal in; returns the
     explicit deal used, if any."""

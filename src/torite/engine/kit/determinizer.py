@@ -33,7 +33,7 @@ class KitDeterminizer:
             raise ValueError("a spectator's observation cannot be determinized")
         self.game = game
         self.seat: int = seat
-        st = game.STATE.__new__(game.STATE)
+        st = game.STATE(game, shell=True)
         self.template = st
         _restore(st, game, obs)
         n = st.n
@@ -102,10 +102,12 @@ class KitDeterminizer:
             forbidden.append(forbid.get(name, 0))
         self.places, self.sizes, self.forbidden = places, sizes, forbidden
         self.pinned = pinned
+        #: the roles this seat does not know: read from the sampled cards
+        self.unknown_roles = [r for r in game.ROLES if obs[r.attr] is None]
         self.hidden_piles = hidden_piles
         self.hidden_slots = hidden_slots
 
-    def sample(self, rng: random.Random) -> TrickState:
+    def sample(self, rng: random.Random) -> TrickState[Any]:
         game, seat = self.game, self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
         st = self.template.clone()
@@ -123,19 +125,18 @@ class KitDeterminizer:
             setattr(st, p.name, cards)
         for name in self.hidden_slots:
             getattr(st, name.where)[name.at] = (got[name] | pinned.get(name, 0)).bit_length() - 1
-        for r in game.ROLES:
-            if getattr(st, r.attr) is None:
-                card = getattr(st, r.card_attr)
-                holder = -1
-                for s, h in enumerate(st.hands):
-                    if card >= 0 and h >> card & 1:
-                        holder = s
-                setattr(st, r.attr, holder)
+        for r in self.unknown_roles:
+            card = getattr(st, r.card_attr)
+            holder = -1
+            for s, h in enumerate(st.hands):
+                if card >= 0 and h >> card & 1:
+                    holder = s
+            setattr(st, r.attr, holder)
         st.arrange(rng)
         return st
 
 
-def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
+def _restore(st: TrickState[Any], game: TrickGame, obs: Mapping[str, Any]) -> None:
     """A state with every field an observation shows; hidden cards left as -1 / absent."""
     n = obs["num_players"]
     seat = obs["seat"]
@@ -198,6 +199,7 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
         else:
             setattr(st, f.attr, dec(obs[f.obs_key]))
     for r in game.ROLES:
-        setattr(st, r.attr, obs[r.attr])
+        holder = obs[r.attr]
+        setattr(st, r.attr, -1 if holder is None else holder)  # unknown: the determinizer reads it
         setattr(st, r.revealed_attr, obs[r.revealed_attr])
     st.restore_extra(obs)

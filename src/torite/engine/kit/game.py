@@ -40,7 +40,7 @@ class TrickGame(Game):
     (the kit writes ``play``'s).  A game whose offer depends on its options (Mighty's lowest
     bid) overrides :meth:`phases`."""
 
-    STATE: ClassVar[type[TrickState]]
+    STATE: ClassVar[type[TrickState[Any]]]
     PHASES: ClassVar[tuple[Phase, ...]] = (Phase(PLAY, (Card("play"),)),)
     PILES: ClassVar[tuple[Pile, ...]] = ()
     FIELDS: ClassVar[tuple[Field, ...]] = ()
@@ -115,7 +115,7 @@ class TrickGame(Game):
 
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
                   max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
-                  first_round: int = 0) -> TrickState:
+                  first_round: int = 0) -> TrickState[Any]:
         return self.STATE(self, seed, dealer, max_rounds, deals, first_round)
 
     def determinizer(self, obs: Mapping[str, Any]) -> KitDeterminizer:

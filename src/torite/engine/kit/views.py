@@ -21,7 +21,7 @@ def sees(mask: int, seat: int | None) -> bool:
     return mask == ALL_SEATS or (seat is not None and bool(mask >> seat & 1))
 
 
-def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
+def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: a spectator) may know, as JSON-ready data."""
     n = state.n
     me = seat if seat is not None and 0 <= seat < n else -1
@@ -91,7 +91,7 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def taken(state: TrickState) -> list[int]:
+def taken(state: TrickState[Any]) -> list[int]:
     """Per seat, the cards of the tricks it won this round (from the trick history)."""
     won = [0] * state.n
     for t in state.history:
@@ -99,7 +99,7 @@ def taken(state: TrickState) -> list[int]:
     return won
 
 
-def known_cards(state: TrickState, seat: int | None) -> int:
+def known_cards(state: TrickState[Any], seat: int | None) -> int:
     """Every card whose identity ``seat`` (``None``: a spectator) may know now."""
     n = state.n
     game = state.game
@@ -132,7 +132,7 @@ def known_cards(state: TrickState, seat: int | None) -> int:
     return known
 
 
-def card_places(state: TrickState) -> dict[str, int]:
+def card_places(state: TrickState[Any]) -> dict[str, int]:
     """Where every card is now (a conservation check: each deck card in exactly one place)."""
     places = {str(Place.hand(s)): h for s, h in enumerate(state.hands)}
     for p in state.game.PILES:

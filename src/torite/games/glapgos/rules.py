@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import card_str, iter_bits
 from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
@@ -143,6 +145,7 @@ def climb_legal(hand: int, size: int, rank: int) -> list[Action]:
     return out
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Glapgos(TrickGame):
     id = "glapgos"
     title = "Galapagos"
@@ -198,8 +201,7 @@ class Glapgos(TrickGame):
         return HAND
 
 
-class GlapgosState(TrickState):
-    game: Glapgos
+class GlapgosState(TrickState[Glapgos]):
     stock: list[int]
     stock_down: list[bool]
     bid_pile_0: list[int]

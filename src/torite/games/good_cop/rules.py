@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
 from torite.engine.base import OptionSpec
 from torite.engine.kit import (
@@ -95,6 +97,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
     return [good_net if s in good else bad_net for s in range(n)]
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class GoodCop(TrickGame):
     id = "good-cop"
     title = "Good Cop, Bad Cop"
@@ -121,8 +124,7 @@ class GoodCop(TrickGame):
         return HAND
 
 
-class GoodCopState(TrickState):
-    game: GoodCop
+class GoodCopState(TrickState[GoodCop]):
     joker1: Final = JOKER1  # the cards of the two roles
     joker2: Final = JOKER2
     turned: list[int]

@@ -25,6 +25,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, OptionSpec, Result
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
@@ -64,6 +66,7 @@ def _passes(suit: int, bits: int) -> tuple[Action, ...]:
     return tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Hearts(TrickGame):
     id = "hearts"
     title = "Hearts"
@@ -94,10 +97,9 @@ class Hearts(TrickGame):
         return HAND
 
 
-class HeartsState(TrickState):
+class HeartsState(TrickState[Hearts]):
     # Hearts' own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("broken", "pass_count", "pass_direction", "pass_offset", "passed", "received", "target")
-    game: Hearts
     pass_direction: str
     pass_offset: int
     pass_count: list[int]

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUITS, card_str
 from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
@@ -68,6 +70,7 @@ def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
     return [3 * (t == most) + 2 * (most_rev > 0 and r == most_rev) for t, r in zip(tricks, reversals)]
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Kaedama(TrickGame):
     id = "kaedama"
     title = "Kaedama Trick"
@@ -107,8 +110,7 @@ class Kaedama(TrickGame):
         return DECK_40 if self.options["double"] else DECK_36
 
 
-class KaedamaState(TrickState):
-    game: Kaedama
+class KaedamaState(TrickState[Kaedama]):
     stock: list[int]
     out: list[int]
     out_down: list[bool]

@@ -26,6 +26,8 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
 from torite.engine.base import Action, OptionError, OptionSpec
 from torite.engine.kit import (
@@ -186,6 +188,7 @@ def mighty_phases(low: int, deal_miss: bool) -> tuple[Phase, ...]:
 
 
 # --------------------------------------------------------------------------- the game
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Mighty(TrickGame):
     id = "mighty"
     title = "Mighty"
@@ -275,8 +278,7 @@ class Mighty(TrickGame):
         return action
 
 
-class MightyState(TrickState):
-    game: Mighty
+class MightyState(TrickState[Mighty]):
     kitty: list[int]
     discards: list[int]
     prev_president: int = -1

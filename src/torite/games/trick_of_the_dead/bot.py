@@ -116,7 +116,7 @@ class TrickOfTheDeadBot(Bot):
                 raised = self._zombie_value(rising, obs) if rising >= 0 and self._has_pair(cards) else 0.0
                 if wins:
                     zombie = bool(my_zombies >> c & 1)
-                    gain: float = base + (5 if c >= 52 else 0)
+                    gain = float(base + (5 if c >= 52 else 0))
                     if zombie:
                         gain += sum(pts[x] for x in cards if 13 <= x < 26)
                     if raised:

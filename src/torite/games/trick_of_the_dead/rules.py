@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, OptionSpec
 from torite.engine.kit import (
@@ -78,6 +80,7 @@ def winning_index(trick: Sequence[int], led: int, trump_now: int) -> int:
     return best
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class TrickOfTheDead(TrickGame):
     id = "trick-of-the-dead"
     title = "Trick of the Dead"
@@ -126,12 +129,11 @@ class TrickOfTheDead(TrickGame):
 
 
 
-class TrickOfTheDeadState(TrickState):
+class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
     # the game's own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("buried", "double_trick", "fixed_grave", "grave_public", "graveyard", "joker_bonus",
                  "jokers_played", "need_call", "points", "survival_bonus", "target", "trick_zombie", "trump",
                  "trump_now", "won_cards", "zombies")
-    game: TrickOfTheDead
     #: per seat, the cards of the tricks it won and its joker bonus so far (the round summary's
     #: rows, kept as the tricks fall rather than read back from the history at the end)
     LIST_FIELDS = ("won_cards", "joker_bonus")

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, card_str, iter_bits
 from torite.engine.base import Action, OptionError, OptionSpec
 from torite.engine.kit import (
@@ -146,6 +148,7 @@ def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequen
     return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Umbridge(TrickGame):
     id = "umbridge"
     title = "Umbridge"
@@ -216,8 +219,7 @@ class Umbridge(TrickGame):
             raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
 
 
-class UmbridgeState(TrickState):
-    game: Umbridge
+class UmbridgeState(TrickState[Umbridge]):
     LIST_FIELDS = ("honours_held",)
     dummy: list[int]
     bridge: list[int]
