@@ -45,7 +45,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torite.bots.registry import register_bot
 from torite.engine.base import Action, Game, State
@@ -55,7 +55,7 @@ from torite.engine.bot import Bot
 #: ``rule`` asks the game's rule-of-thumb bot for every seat (needs an observation per step, so
 #: several times slower, but each rollout is much closer to real play), ``mixed`` is ``rule``
 #: with a share ``epsilon`` of random steps.
-ROLLOUTS = ("random", "rule", "mixed")
+ROLLOUTS: Final = ("random", "rule", "mixed")
 
 _Key = tuple[int, Action]
 
@@ -63,11 +63,11 @@ _Key = tuple[int, Action]
 #: ``legal_actions``), ``RULE_STEP_COST`` for a step of the rule-of-thumb policy (it also builds
 #: an observation), and ``ITERATION_COST`` per iteration for sampling a determinization and
 #: reading the scores.  Measured on Trick of the Dead, where a unit is about 5 µs.
-ITERATION_COST = 12
-RULE_STEP_COST = 6
+ITERATION_COST: Final = 12
+RULE_STEP_COST: Final = 6
 #: ... and one unit per this many children weighed by UCB1 in the tree (a root with 120
 #: burials to weigh costs as much as ten simulated actions per iteration).
-SCAN_PER_UNIT = 12
+SCAN_PER_UNIT: Final = 12
 
 
 class _Node:

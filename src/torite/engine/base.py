@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, Protocol, Self
 
 from torite.cards import card_str, iter_bits, parse_card
 from torite.engine import labels as _labels
@@ -22,7 +22,7 @@ from torite.engine.labels import Labels
 if TYPE_CHECKING:
     from torite.engine.phases import Phase
 
-ALL_SEATS = -1  # visibility mask meaning "every seat and spectators"
+ALL_SEATS: Final = -1  # visibility mask meaning "every seat and spectators"
 
 
 class IllegalAction(ValueError):

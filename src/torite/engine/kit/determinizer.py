@@ -108,7 +108,7 @@ class KitDeterminizer:
         self.hidden_slots = hidden_slots
 
     def sample(self, rng: random.Random) -> TrickState[Any]:
-        game, seat = self.game, self.seat
+        seat = self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
         st = self.template.clone()
         st.rng = random.Random(rng.getrandbits(64))

@@ -129,6 +129,14 @@ class TrickGame(Game):
             made = self.__dict__["_schema"] = schema(self)
         return made
 
+    def deal_plan(self) -> tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]]:
+        """What every deal reads: the hand size, the deck in the order a shuffle starts from, and
+        the dealt piles with their sizes; made once (the options are fixed)."""
+        plan: tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]] | None = self.__dict__.get("_deal_plan")
+        if plan is None:
+            plan = self.__dict__["_deal_plan"] = (self.hand_size, tuple(self.deck), tuple(self.dealt_piles()))
+        return plan
+
     def dealt_piles(self) -> list[tuple[Pile, int]]:
         """The piles the deal fills, with their sizes (``REST`` resolved)."""
         out = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, NoReturn, Self, TypeVar
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -22,6 +22,7 @@ from torite.engine.kit.game import TrickGame
 from torite.engine.kit.tables import (
     BELOW_SUIT,
     CARD_OF_PLAY,
+    ONE_SEAT,
     SEATS_OF,
     Notation,
     make_event,
@@ -255,7 +256,7 @@ class TrickState(State, Generic[G]):
         """Reset the game's own per-trick state (the kit empties the trick slots)."""
 
     def round_over(self) -> bool:
-        return not all(self.hands)
+        return 0 in self.hands  # a hand is empty
 
     def score_round(self) -> dict[str, Any]:
         """Round-end scoring into ``round_points``; returns extra data for the round's event."""
@@ -326,15 +327,16 @@ class TrickState(State, Generic[G]):
         """Deal the hands and the dealt piles (again while ``void_deal`` throws a deal in), then
         show each seat its hand."""
         deal = deals.deal(self)
-        later, cards = self._later, self.notation.cards
+        later, nt = self._later, self.notation
         for s, hand in enumerate(self.hands):
-            later.append(("deal", s, {"cards": cards(hand)}, 1 << s))
+            later.append(("deal", s, {"cards": nt.cards(hand)}, 1 << s))
         return deal
 
     def _clear_trick(self) -> None:
-        n = self.n
-        for attr, value in self.game._SLOT_RESET:
-            setattr(self, attr, [value] * n)
+        if self._slotted:
+            n = self.n
+            for attr, value in self.game._SLOT_RESET:
+                setattr(self, attr, [value] * n)
         if self._clear_hook:
             self.clear_trick_hook()
 
@@ -342,13 +344,16 @@ class TrickState(State, Generic[G]):
         """Move a card from ``seat``'s hand to the trick, then let the game react.  A joker
         (card 52 or 53) belongs to no suit: it leads no suit and shows no void; nor does a card
         of ``void_exempt``, which may be played instead of following."""
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] = hands[seat] & ~(1 << card)
         self._offer_seat = -1  # the offer is stale once a card moves
         trick = self.trick
+        led = self.led
         if not trick:
             self.led = card // 13 if card < 52 else -1
-        elif card < 52 and card // 13 != self.led and self.led >= 0 and not self.void_exempt >> card & 1:
-            self.voids[seat] |= 1 << self.led
+        elif card < 52 and card // 13 != led and led >= 0 and not self.void_exempt >> card & 1:
+            voids = self.voids
+            voids[seat] = voids[seat] | 1 << led
         trick.append(card)
         self.trick_seats.append(seat)
         data = self.card_played(seat, card) if self._played_hook else {"card": self._texts[card]}
@@ -372,23 +377,25 @@ class TrickState(State, Generic[G]):
     def finish_trick(self) -> None:
         """Give the trick to its winner, record it, and go on (or end the round)."""
         win = self.trick_winner()
-        winner = self.trick_seats[win]
+        seats = self.trick_seats
+        winner = seats[win]
         pts = self.trick_points(win)
-        self.round_points[winner] += pts
-        self.tricks_won[winner] += 1
+        points, won = self.round_points, self.tricks_won
+        points[winner] = points[winner] + pts
+        won[winner] = won[winner] + 1
         trick = self.trick
         counters = self.counters
         if "tricks" in counters:
             counters["tricks"] += 1
-        record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
-                                  "cards": list(map(self._text_of, trick)),
-                                  "led": SUITS[self.led] if self.led >= 0 else None,
-                                  "winner": winner, "points": pts}
+        texts = self._texts
+        led = self.led
+        record: dict[str, Any] = {"leader": seats[0], "seats": seats, "cards": [texts[c] for c in trick],
+                                  "led": SUITS[led] if led >= 0 else None, "winner": winner, "points": pts}
         if self._slotted:
             game, k = self.game, len(trick)
             for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
                 record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
-            nt, texts = self.notation, self._texts
+            nt = self.notation
             for attr, key, enc in game._SLOT_ENCODE:
                 record[key] = [enc(x, nt) for x in getattr(self, attr)[:k]]
             for attr, key in game._SLOT_CARD:
@@ -404,14 +411,15 @@ class TrickState(State, Generic[G]):
             self._clear_trick()
         self.phase = PLAY
         self.leader = self.turn = winner
-        if self.round_over() if self._round_hook else not all(self.hands):
+        if self.round_over() if self._round_hook else 0 in self.hands:
             self.end_round()
 
     def end_round(self) -> None:
         extra = self.score_round()
+        scores, points = self.scores, self.round_points
         for s in range(self.n):
-            self.scores[s] += self.round_points[s]
-        self.round_scores.append(tuple(self.round_points))
+            scores[s] = scores[s] + points[s]
+        self.round_scores.append(tuple(points))
         self._later.append(("round_end", -1, {**extra, "points": list(self.round_points),
                                                "scores": list(self.scores)}, ALL_SEATS))
         if self.game_over():
@@ -448,7 +456,7 @@ class TrickState(State, Generic[G]):
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
-            return (self.turn,)
+            return ONE_SEAT[self.turn]
         if phase in self._simultaneous:
             p = self.pending & ((1 << self.n) - 1)
             return SEATS_OF[p] if p < len(SEATS_OF) else tuple(s for s in range(self.n) if p >> s & 1)
@@ -633,14 +641,14 @@ class TrickState(State, Generic[G]):
 
 
 #: a missing attribute, for ``clone``
-_UNSET: Any = object()
+_UNSET: Final[Any] = object()
 
 #: the attributes of :class:`TrickState` itself (``clone`` copies them one by one): its slots, or
 #: compiled, its native attributes
-_KIT_ATTRIBUTES = (frozenset(getattr(TrickState, "__slots__", ()))
+_KIT_ATTRIBUTES: Final = (frozenset(getattr(TrickState, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__mypyc_attrs__", ()))
                    | {"events", "_events", "_later", "__dict__", "__weakref__"})
-_LIST_KINDS = frozenset({"seat_cards", "list", "ints"})
+_LIST_KINDS: Final = frozenset({"seat_cards", "list", "ints"})
 
 
 class _ClassInfo:
@@ -673,7 +681,7 @@ class _ClassInfo:
 
 
 #: per state class, what the kit reads from it (made on its first state)
-_CLASSES: dict[type[TrickState[Any]], _ClassInfo] = {}
+_CLASSES: Final[dict[type[TrickState[Any]], _ClassInfo]] = {}
 
 
 def _class_info(cls: type[TrickState[Any]], game: TrickGame) -> _ClassInfo:

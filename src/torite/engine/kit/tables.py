@@ -4,16 +4,22 @@ played, a hand encoded, a legal-action list, a deal) is a few lookups instead of
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 import random
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, iter_bits, notation_of
 from torite.engine.base import Action, Event
 from torite.engine.trick import PLAY_ACTIONS, subset_table
 
+#: whether the kit runs compiled (mypyc builds ``torite.build.COMPILED`` together): the few hot
+#: loops whose fastest interpreted form is a C builtin over a bound method (``sum(map(...))``,
+#: slow when compiled) read it to take the loop compiled code runs fastest
+COMPILED: Final = __file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
 #: for each suit, the texts of every subset of its 13 cards: a hand encodes in five lookups
 #: (deal events, observations), not a loop over its cards
-_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
+_SUIT_TEXTS: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
                                                              for s in range(4))
 
 
@@ -43,7 +49,7 @@ class Notation:
         return " ".join(parts)
 
 
-_NOTATIONS: dict[tuple[str, ...], Notation] = {}
+_NOTATIONS: Final[dict[tuple[str, ...], Notation]] = {}
 
 
 def notation(deck: tuple[int, ...]) -> Notation:
@@ -72,19 +78,21 @@ def copy_json(v: Any) -> Any:
 
 
 #: per suit, the cards of the suits below it (a mask within one suit has none of them)
-BELOW_SUIT: tuple[int, ...] = tuple((1 << 13 * s) - 1 for s in range(4))
+BELOW_SUIT: Final[tuple[int, ...]] = tuple((1 << 13 * s) - 1 for s in range(4))
 
+#: ``(seat,)`` for each seat: ``to_act`` of a phase in turn, without a new tuple
+ONE_SEAT: Final[tuple[tuple[int], ...]] = tuple((s,) for s in range(8))
 #: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
-SEATS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
+SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
 
 #: an ``Event`` from its four fields as a plain tuple, without the Python-level ``__new__``
 make_event = functools.partial(tuple.__new__, Event)
 
 #: the card of each one-card ``play`` action: one lookup checks an action's kind, cards and
 #: argument at once (an equal action made elsewhere finds its card too)
-CARD_OF_PLAY: dict[Action, int] = {a: a.card for a in PLAY_ACTIONS}
+CARD_OF_PLAY: Final[dict[Action, int]] = {a: a.card for a in PLAY_ACTIONS}
 #: each card's bit: ``sum(map(BIT.__getitem__, cards))`` is their mask in one C-level call
-BIT: tuple[int, ...] = tuple(1 << c for c in range(54))
+BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(54))
 
 
 def _shuffle_by_bits(rng: random.Random, deck: list[int]) -> None:
@@ -111,7 +119,7 @@ def _check_shuffle() -> bool:
     return True
 
 
-_SAME_SHUFFLE = _check_shuffle()
+_SAME_SHUFFLE: Final = _check_shuffle()
 
 
 def shuffle(rng: random.Random, deck: list[int]) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -41,7 +40,6 @@ HEARTS_MASK: Final = SUIT_MASKS[2]
 POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
 TOTAL_POINTS: Final = 26
 #: penalty points of each card: a heart 1, Q♠ 13
-_BIT: Final = tuple(1 << c for c in range(52))
 CARD_POINTS: Final = tuple(1 if 26 <= c < 39 else 13 if c == QUEEN_SPADES else 0 for c in range(52))
 #: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
 DIRECTIONS: Final = ("none", "left", "across", "right")
@@ -56,14 +54,21 @@ CARD_TEXT: Final = CARD_TEXTS[:52]
 def trick_winner_index(cards: list[int], led: int) -> int:
     """The highest card of the led suit wins (no trumps; within a suit a higher card is a
     higher int)."""
-    played = sum(map(_BIT.__getitem__, cards))  # the trick as a mask, in one C-level call
-    return cards.index((played & SUIT_MASKS[led]).bit_length() - 1)
+    win, best = 0, -1
+    for i, c in enumerate(cards):
+        if c // 13 == led and c > best:
+            win, best = i, c
+    return win
 
 
-@cache
+#: the ``pass`` actions of the cards of one suit, by ``suit << 13 | bits`` (made as met): a
+#: legal-pass list is four lookups
+_PASSES: Final[dict[int, tuple[Action, ...]]] = {}
+
+
 def _passes(suit: int, bits: int) -> tuple[Action, ...]:
-    """The ``pass`` actions of the cards ``bits`` of one suit (a legal-pass list is four lookups)."""
-    return tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    found = _PASSES[suit << 13 | bits] = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    return found
 
 
 @mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
@@ -146,8 +151,12 @@ class HeartsState(TrickState[Hearts]):
     # --------------------------------------------------------------- passing
     def legal_pass(self, seat: int) -> list[Action]:
         m = self.hands[seat] & ~self.passed[seat]
-        return [*_passes(0, m & 8191), *_passes(1, m >> 13 & 8191), *_passes(2, m >> 26 & 8191),
-                *_passes(3, m >> 39 & 8191)]
+        out: list[Action] = []
+        for s in range(4):
+            bits = m >> 13 * s & 8191
+            found = _PASSES.get(s << 13 | bits)
+            out += found if found is not None else _passes(s, bits)
+        return out
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
         card = _CARD_OF_PASS.get(action)  # None unless a one-card ``pass``
@@ -209,7 +218,9 @@ class HeartsState(TrickState[Hearts]):
         return trick_winner_index(self.trick, self.led)
 
     def trick_points(self, win: int) -> int:
-        pts = sum(map(CARD_POINTS.__getitem__, self.trick))
+        pts = 0
+        for c in self.trick:
+            pts += CARD_POINTS[c]
         if pts:
             self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
         return pts

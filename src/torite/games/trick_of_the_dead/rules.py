@@ -35,6 +35,7 @@ from torite.engine.kit import (
     seen_when,
     shuffle,
 )
+from torite.engine.kit.tables import COMPILED
 from torite.engine.phases import Card, Cards, Phase, suit_choice
 
 CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
@@ -47,7 +48,10 @@ CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
 CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
-BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
+BURY: Final = "bury"
+PLAYING: Final = PLAY
+DECLARE_TRUMP: Final = "trump"
+DECLARE_CALL: Final = "call"
 
 
 def winning_index(trick: Sequence[int], led: int, trump_now: int) -> int:
@@ -190,7 +194,12 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         cards = list(iter_bits(self.hands[seat] & self._buriable()))
         out: list[Action] = []
         for i, a in enumerate(cards):  # the pairs in ``combinations`` order, a row at a time
-            out += map(BURY_PAIR[a].__getitem__, cards[i + 1:])
+            row = BURY_PAIR[a]
+            if COMPILED:
+                for b in cards[i + 1:]:
+                    out.append(row[b])
+            else:
+                out += map(row.__getitem__, cards[i + 1:])
         return out
 
     def is_legal_bury(self, seat: int, action: Action) -> bool:
@@ -275,9 +284,12 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
 
     def trick_points(self, win: int) -> int:
         trick = self.trick
-        total = sum(map(self.points.__getitem__, trick))
+        pts = self.points
+        total = 0
+        for c in trick:
+            total += pts[c]
         if self.trick_zombie[win]:  # doubled: the whole trick, or its diamonds
-            total += total if self.double_trick else sum(self.points[c] for c in trick if 13 <= c < 26)
+            total += total if self.double_trick else sum(pts[c] for c in trick if 13 <= c < 26)
         if trick[win] >= 52:
             total += 5
         return total
@@ -286,7 +298,8 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         counters = self.counters
         if self.trick[win] >= 52:
             counters["joker_wins"] += 1
-            self.joker_bonus[winner] += 5
+            bonus = self.joker_bonus
+            bonus[winner] = bonus[winner] + 5
         if self.trick_zombie[win]:
             counters["zombie_wins"] += 1
         ranks = repeated = cards = 0
@@ -296,12 +309,14 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
                 bit = 1 << c % 13
                 repeated |= ranks & bit
                 ranks |= bit
-        self.won_cards[winner] |= cards
+        won = self.won_cards
+        won[winner] = won[winner] | cards
         risen = -1
         if repeated and self.graveyard:
             risen = self.graveyard.pop()
-            self.hands[winner] |= 1 << risen
-            self.zombies[winner] |= 1 << risen
+            hands, zombies = self.hands, self.zombies
+            hands[winner] = hands[winner] | 1 << risen
+            zombies[winner] = zombies[winner] | 1 << risen
             counters["zombies"] += 1
         record["risen"] = card_str(risen) if risen >= 0 else None
         self.trump_now = self.trump
