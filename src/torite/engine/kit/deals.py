@@ -49,7 +49,8 @@ def deal(state: TrickState[Any]) -> Mapping[str, Any] | None:
     """Set the hands and the dealt piles of ``state``: its next explicit deal (one per deal
     attempt) or a shuffle, again while the game's ``void_deal`` throws the deal in; returns the
     explicit deal used, if any."""
-    game, n = state.game, state.n
+    game: TrickGame = state.game  # typed: the state's own parameter is Any here
+    n = state.n
     size, order, piles = game.deal_plan()
     every_pile = game.PILES
     while True:

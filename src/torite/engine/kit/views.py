@@ -13,6 +13,7 @@ from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Place
 from torite.engine.kit.tables import copy_json
 
 if TYPE_CHECKING:
+    from torite.engine.kit.game import TrickGame
     from torite.engine.kit.state import TrickState
 
 
@@ -25,7 +26,7 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: a spectator) may know, as JSON-ready data."""
     n = state.n
     me = seat if seat is not None and 0 <= seat < n else -1
-    game = state.game
+    game: TrickGame = state.game  # typed: the state's own parameter is Any here
     nt = state.notation
     texts = nt.texts
     phase = state.phase
@@ -102,7 +103,7 @@ def taken(state: TrickState[Any]) -> list[int]:
 def known_cards(state: TrickState[Any], seat: int | None) -> int:
     """Every card whose identity ``seat`` (``None``: a spectator) may know now."""
     n = state.n
-    game = state.game
+    game: TrickGame = state.game
     me = seat if seat is not None and 0 <= seat < n else -1
     known = state.hands[me] if me >= 0 else 0
     card_slots = [slot for slot in game.TRICK_SLOTS if slot.kind is CARD]
@@ -135,7 +136,8 @@ def known_cards(state: TrickState[Any], seat: int | None) -> int:
 def card_places(state: TrickState[Any]) -> dict[str, int]:
     """Where every card is now (a conservation check: each deck card in exactly one place)."""
     places = {str(Place.hand(s)): h for s, h in enumerate(state.hands)}
-    for p in state.game.PILES:
+    game: TrickGame = state.game
+    for p in game.PILES:
         places[p.name] = sum(1 << c for c in getattr(state, p.name))
     places["trick"] = sum(1 << c for c in state.trick)
     places["won"] = sum(taken(state))  # the tricks' cards: out of play

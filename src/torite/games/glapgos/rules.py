@@ -51,7 +51,9 @@ from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
 HAND: Final = 13
-BID, TAKE, PLAYOFF = "bid", "take", "playoff"
+BID: Final = "bid"
+TAKE: Final = "take"
+PLAYOFF: Final = "playoff"
 BIDS: Final = tuple(Action("bid", 1 << c) for c in range(52))
 TAKE_FACED: Final = Action("take", 0, "FACED")
 TAKE_UNSEEN: Final = Action("take", 0, "UNSEEN")

@@ -38,7 +38,8 @@ from torite.engine.trick import plain_winner
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
-TRUMP_MODE, WILD_MODE = "trump", "wild"
+TRUMP_MODE: Final = "trump"
+WILD_MODE: Final = "wild"
 
 
 def suits_from_turned(first: int, second: int) -> tuple[int, int]:

@@ -19,17 +19,17 @@ It sees only its observation.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
 
-SPADES = 3
-HEARTS = 2
-ACE_SPADES = QUEEN_SPADES + 2
-KING_SPADES = QUEEN_SPADES + 1
+SPADES: Final = 3
+HEARTS: Final = 2
+ACE_SPADES: Final = QUEEN_SPADES + 2
+KING_SPADES: Final = QUEEN_SPADES + 1
 
 
 def danger(card: int, hand: int, queen_out: bool) -> float:

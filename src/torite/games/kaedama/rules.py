@@ -50,18 +50,19 @@ PASS: Final = Action("pass")
 DECK_36: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(5, 14))  # 5..K, no aces
 DECK_40: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(4, 14))  # 4..K: double (ruling D1)
 
-PLAYING, KAEDAMA = PLAY, "kaedama"
+PLAYING: Final = PLAY
+KAEDAMA: Final = "kaedama"
 #: STRENGTH[trump][led][card]: a trump beats the led suit, which beats the rest (-1, never wins)
 STRENGTH: Final = tuple(tuple(tuple(16 + c % 13 if c // 13 == t else c % 13 if c // 13 == led else -1
                                     for c in range(52)) for led in range(4)) for t in range(4))
 NO_DOWN: Final = (False,) * 8
 
 # What every seat knows about where the turned trump card is (``turned_card_at``).
-T_SHUFFLED = "shuffled"  # shuffled back into the stock (with blind it may since lie face down)
-T_TOP = "top"  # on top of the stock: the next card drawn
-T_OUT = "out"  # double: face up out of play (first card of the out-of-game pile)
-T_FACE_DOWN = "face_down"  # blind + top: drawn face down by ``turned_card_seat``, not yet revealed
-T_SHOWN = "shown"  # drawn and seen: it is wherever the public record shows it
+T_SHUFFLED: Final = "shuffled"  # shuffled back into the stock (with blind it may since lie face down)
+T_TOP: Final = "top"  # on top of the stock: the next card drawn
+T_OUT: Final = "out"  # double: face up out of play (first card of the out-of-game pile)
+T_FACE_DOWN: Final = "face_down"  # blind + top: drawn face down by ``turned_card_seat``, not yet revealed
+T_SHOWN: Final = "shown"  # drawn and seen: it is wherever the public record shows it
 
 
 def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:

@@ -21,7 +21,7 @@ party (drawing the opposition's trumps), else its shortest suit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, mask_of_texts, parse_card
 from torite.engine.base import Action
@@ -41,8 +41,8 @@ from torite.games.mighty.rules import (
     winning_index,
 )
 
-ACE = 12
-FULL = (1 << 53) - 1
+ACE: Final = 12
+FULL: Final = (1 << 53) - 1
 
 
 def hand_value(hand: int, denom: str, when_spades: str = "DA") -> float:

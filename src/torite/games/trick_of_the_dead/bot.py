@@ -15,14 +15,17 @@ this applies and it plays exactly as the rules of thumb above.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot
 from torite.games.trick_of_the_dead.rules import winning_index
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 
 
 class TrickOfTheDeadBot(Bot):

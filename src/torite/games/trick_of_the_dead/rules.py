@@ -38,7 +38,10 @@ from torite.engine.kit import (
 from torite.engine.kit.tables import COMPILED
 from torite.engine.phases import Card, Cards, Phase, suit_choice
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
 CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]

@@ -17,7 +17,7 @@ and else leads low from its longest side suit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts
 from torite.engine.base import Action
@@ -26,9 +26,9 @@ from torite.engine.bot import Bot
 from .rules import DUMMY_STEP, follow, trick_order, winning_index
 from .scoring import DENOMS
 
-POINTS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (2 = 0 … A = 12) -> high-card points
-DECK = (1 << 52) - 1
-WIN = 1000
+POINTS: Final = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (2 = 0 … A = 12) -> high-card points
+DECK: Final = (1 << 52) - 1
+WIN: Final = 1000
 
 
 def hcp(hand: int) -> int:
