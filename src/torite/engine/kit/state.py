@@ -23,6 +23,7 @@ from torite.engine.kit.tables import (
     BELOW_SUIT,
     CARD_OF_PLAY,
     ONE_SEAT,
+    PLAYED,
     SEATS_OF,
     Notation,
     make_event,
@@ -356,8 +357,10 @@ class TrickState(State, Generic[G]):
             voids[seat] = voids[seat] | 1 << led
         trick.append(card)
         self.trick_seats.append(seat)
-        data = self.card_played(seat, card) if self._played_hook else {"card": self._texts[card]}
-        self._later.append(("play", seat, data, ALL_SEATS))
+        if self._played_hook:
+            self._later.append(("play", seat, self.card_played(seat, card), ALL_SEATS))
+        else:
+            self._later.append(PLAYED[seat][card])  # its data made when the events are read
         if self._after_hook >> card & 1 and self.after_play(seat, card):
             return
         if len(trick) < self.n:
@@ -439,7 +442,11 @@ class TrickState(State, Generic[G]):
         self-play loop never reads them."""
         later = self._later
         if later:
-            self._events.extend(map(make_event, later))
+            events, texts = self._events, self._texts
+            for entry in later:
+                if type(entry[2]) is int:  # a play shown by its card alone (``PLAYED``)
+                    entry = (entry[0], entry[1], {"card": texts[entry[2]]}, entry[3])
+                events.append(make_event(entry))
             later.clear()
         return self._events
 

@@ -9,7 +9,7 @@ import random
 from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, iter_bits, notation_of
-from torite.engine.base import Action, Event
+from torite.engine.base import ALL_SEATS, Action, Event
 from torite.engine.trick import PLAY_ACTIONS, subset_table
 
 #: whether the kit runs compiled (mypyc builds ``torite.build.COMPILED`` together): the few hot
@@ -82,6 +82,12 @@ BELOW_SUIT: Final[tuple[int, ...]] = tuple((1 << 13 * s) - 1 for s in range(4))
 
 #: ``(seat,)`` for each seat: ``to_act`` of a phase in turn, without a new tuple
 ONE_SEAT: Final[tuple[tuple[int], ...]] = tuple((s,) for s in range(8))
+#: what a play whose event shows only its card leaves in ``TrickState._later``, by seat and card,
+#: made once: ``events`` makes the event's data (``{"card": text}``) when they are read, so a
+#: rollout, which never reads them, makes nothing a card
+PLAYED: Final[tuple[tuple[tuple[str, int, int, int], ...], ...]] = tuple(
+    tuple(("play", s, c, ALL_SEATS) for c in range(54)) for s in range(8))
+
 #: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
 SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
 
