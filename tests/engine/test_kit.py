@@ -283,3 +283,22 @@ Unwritten.STATE = UnwrittenState
 def test_a_declared_phase_the_state_does_not_write_is_refused_at_the_first_state() -> None:
     with pytest.raises(TypeError, match="legal_vote and apply_vote"):
         Unwritten().new_state(1, dealer=2, deals=[HANDS])
+
+
+def test_both_fast_shuffles_deal_exactly_as_random_shuffle_and_draw_no_more() -> None:
+    """The kit's shuffles (one generator call a card, interpreted; one call a deal, compiled)
+    give the permutation ``random.shuffle`` gives and leave the generator where it leaves it,
+    so a seed deals the same cards in both builds and in the records made before them."""
+    from torite.engine.kit import tables
+
+    assert tables.same_as_random_shuffle(tables._shuffle_by_calls)
+    assert tables.same_as_random_shuffle(tables._shuffle_by_words)
+    for seed in range(50):
+        for size in (16, 38, 52, 54):
+            ref, a, b = list(range(size)), list(range(size)), list(range(size))
+            rr, ra, rb = random.Random(seed), random.Random(seed), random.Random(seed)
+            rr.shuffle(ref)
+            tables._shuffle_by_calls(ra, a)
+            tables._shuffle_by_words(rb, b)
+            assert a == ref and b == ref
+            assert ra.random() == rb.random() == rr.random()
