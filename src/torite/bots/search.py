@@ -50,6 +50,7 @@ from typing import Any, Final
 from torite.bots.registry import register_bot
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
+from torite.engine.kit import OVER, TrickState
 
 #: Rollout policies: ``random`` is uniform over legal actions (cheap, many rollouts);
 #: ``rule`` asks the game's rule-of-thumb bot for every seat (needs an observation per step, so
@@ -101,6 +102,8 @@ class _Rollout:
 
     def finish(self, state: State, round0: int) -> int:
         """Play on to the end of the round; returns the work done (see ``ITERATION_COST``)."""
+        if self.rule is None and isinstance(state, TrickState):
+            return _random_finish(state, round0, self.rng)
         rng = self.rng
         eps = self.epsilon
         rule = self.rule
@@ -121,9 +124,40 @@ class _Rollout:
         return work
 
 
+def _random_finish(state: TrickState[Any], round0: int, rng: random.Random) -> int:
+    """``_Rollout.finish`` with uniform choices, on a state of the kit: the same choices from the
+    same draws (``rng.randrange(n)`` is ``_randbelow(n)``, written out), but typed, so that
+    compiled it calls the state's methods directly rather than through Python."""
+    getrandbits = rng.getrandbits
+    work = 0
+    while state.phase != OVER and len(state.round_scores) == round0:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        n = len(legal)
+        if n == 1:
+            action = legal[0]
+        else:
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            action = legal[r]
+        work += 1
+        state.apply(seat, action)
+    return work
+
+
+def _scores(state: State) -> tuple[int, ...]:
+    """``state.result().scores`` without making the result: a kit state's totals are its
+    ``scores`` (every game's ``result`` reports them)."""
+    if isinstance(state, TrickState):
+        return tuple(state.scores)
+    return state.result().scores
+
+
 def _gains(state: State, base: Sequence[int], sign: int = 1) -> list[float]:
     """Each seat's gain since ``base``, in the direction the seat wants (``Game.SCORE_SIGN``)."""
-    scores = state.result().scores
+    scores = _scores(state)
     return [float(sign * (scores[s] - base[s])) for s in range(len(base))]
 
 
@@ -234,7 +268,7 @@ class ISMCTSBot(SearchBot):
             state = sample(rng)
             work += ITERATION_COST
             scanned = 0
-            base = state.result().scores
+            base = _scores(state)
             round0 = state.rounds_played
             node = root
             path = [root]
@@ -342,7 +376,7 @@ class PIMCBot(SearchBot):
             for w in range(worlds):
                 if r == 0:
                     world = sample(rng)
-                    sampled.append((world, world.result().scores, world.rounds_played))
+                    sampled.append((world, _scores(world), world.rounds_played))
                 world, base, round0 = sampled[w]
                 chance = rng.getrandbits(64)
                 for i, a in enumerate(legal):
