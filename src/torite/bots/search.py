@@ -380,8 +380,7 @@ class PIMCBot(SearchBot):
                 world, base, round0 = sampled[w]
                 chance = rng.getrandbits(64)
                 for i, a in enumerate(legal):
-                    state = world.clone()
-                    state.rng.seed(chance)  # common random numbers for the actions of a block
+                    state = world.clone(random.Random(chance))  # common random numbers for a block
                     state.apply(me, a)
                     work += ITERATION_COST + 1 + rollout.finish(state, round0)
                     totals[i] += _gains(state, base, self.game.SCORE_SIGN)[me]

@@ -351,7 +351,9 @@ class State(ABC):
     def result(self) -> Result: ...
 
     @abstractmethod
-    def clone(self) -> Self: ...
+    def clone(self, rng: random.Random | None = None) -> Self:
+        """An independent copy; its future chance is drawn from ``rng`` if given, else from a
+        copy of this state's generator."""
 
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with everything ``seat`` knows, hidden cards resampled

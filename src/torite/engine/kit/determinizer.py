@@ -110,8 +110,7 @@ class KitDeterminizer:
     def sample(self, rng: random.Random) -> TrickState[Any]:
         seat = self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
-        st = self.template.clone()
-        st.rng = random.Random(rng.getrandbits(64))
+        st = self.template.clone(random.Random(rng.getrandbits(64)))
         got = dict(zip(self.places, parts))
         pinned = self.pinned
         for s in range(st.n):

@@ -575,10 +575,12 @@ class TrickState(State, Generic[G]):
     def stats(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.counters.items()}
 
-    def clone(self) -> Self:
+    def clone(self, rng: random.Random | None = None) -> Self:
         """An independent copy: every list the rules change in place is copied (one level deep),
         everything else shared.  Written out for the kit's attributes; a game's own are found
-        once per class (:func:`_class_info`)."""
+        once per class (:func:`_class_info`).  ``rng``: the copy's generator of future chance,
+        instead of a copy of this state's (copying a generator is most of a clone's time, and a
+        search reseeds its copies anyway)."""
         new = type(self)(self.game, shell=True)
         new.notation, new._texts, new._text_of = self.notation, self._texts, self._text_of
         new._played_hook, new._full_hook, new._after_hook = self._played_hook, self._full_hook, self._after_hook
@@ -588,10 +590,11 @@ class TrickState(State, Generic[G]):
         new.dealer, new.round_no, new.attempts = self.dealer, self.round_no, self.attempts
         new.leader, new.led, new.phase, new.turn = self.leader, self.led, self.phase, self.turn
         new.pending, new.void_exempt = self.pending, self.void_exempt
-        # an unseeded generator given this one's state (``random.Random()`` would first seed
-        # itself from the OS: a third of a clone's time, for nothing)
-        rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            # an unseeded generator given this one's state (``random.Random()`` would first seed
+            # itself from the OS: a third of a clone's time, for nothing)
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
         new.rng = rng
         new.counters = dict(self.counters)
         new._offer_seat, new._offer_mask = -1, 0  # a clone may change before it is asked for its legal actions
