@@ -84,8 +84,11 @@ class BuildExt(build_ext):
                 path.unlink()
 
 
-def ext_modules() -> list[Any]:
-    commands = set(sys.argv[1:])
+def ext_modules(argv: list[str]) -> list[Any]:
+    """The compiled modules to build for the command line ``argv``: none for an editable
+    install or a command that builds nothing, none (said in one line) when the build cannot be
+    compiled."""
+    commands = set(argv[1:])
     if not commands & BUILDS or "editable_wheel" in commands or "develop" in commands:
         return []
     why = why_not_compiled()
@@ -105,4 +108,5 @@ def ext_modules() -> list[Any]:
     )
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})
+if __name__ == "__main__":  # as setuptools runs it (a test imports it to call the functions above)
+    setup(ext_modules=ext_modules(sys.argv), cmdclass={"build_ext": BuildExt})

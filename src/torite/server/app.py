@@ -51,6 +51,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from torite import __version__
+from torite.build import build_name
 from torite.engine import labels
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
@@ -150,6 +152,13 @@ async def table_page(request: Request) -> Response:
 def _reports_dir(request: Request) -> Path | None:
     d: Path | None = request.app.state.reports_dir
     return d if d is not None and d.is_dir() else None
+
+
+async def version(request: Request) -> Response:
+    """Which torite serves: its version and build (``compiled`` by mypyc, or ``pure`` Python),
+    for the lobby's footer."""
+    build = "compiled" if build_name().startswith("compiled") else "pure"
+    return JSONResponse({"version": __version__, "build": build})
 
 
 async def list_reports(request: Request) -> Response:
@@ -514,6 +523,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_thr
         Route("/api/tables/{table_id}/actions", post_action, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/api/reports", list_reports),
+        Route("/api/version", version),
         Route("/reports/{name}", report_file),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
