@@ -57,8 +57,14 @@ def why_not_compiled() -> str | None:
 
 
 class BuildExt(build_ext):
-    """build_ext that falls back to the pure build when the compile fails, and records the hash
-    of each compiled module's source (``torite/_compiled.json``, read by torite's stale check)."""
+    """build_ext that compiles as many files at once as there are cores, falls back to the pure
+    build when the compile fails, and records the hash of each compiled module's source
+    (``torite/_compiled.json``, read by torite's stale check)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def run(self) -> None:
         if not self.extensions:
