@@ -28,6 +28,7 @@ from pathlib import Path
 COMPILED: tuple[str, ...] = (
     "torite/cards.py",
     "torite/engine/trick.py",
+    "torite/engine/draws.py",
     "torite/engine/sampling.py",
     "torite/engine/bot.py",
     "torite/engine/driver.py",

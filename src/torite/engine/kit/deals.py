@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from torite.engine.draws import COMPILED, shuffle
 from torite.engine.kit.declarations import card_list
-from torite.engine.kit.tables import BIT, COMPILED, shuffle
+from torite.engine.kit.tables import BIT
 
 if TYPE_CHECKING:
     from torite.engine.kit.game import TrickGame

@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, OptionSpec
+from torite.engine.draws import COMPILED
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -35,7 +36,6 @@ from torite.engine.kit import (
     seen_when,
     shuffle,
 )
-from torite.engine.kit.tables import COMPILED
 from torite.engine.phases import Card, Cards, Phase, suit_choice
 
 CLUBS: Final = 0
