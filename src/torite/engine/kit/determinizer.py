@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts, parse_card
+from torite.engine.draws import shuffle
 from torite.engine.kit.declarations import CARD, Pile, Place
 from torite.engine.sampling import deal_constrained
 from torite.engine.trick import suits_of
@@ -106,24 +107,24 @@ class KitDeterminizer:
         self.unknown_roles = [r for r in game.ROLES if obs[r.attr] is None]
         self.hidden_piles = hidden_piles
         self.hidden_slots = hidden_slots
+        # where each part of a sampled deal goes (``places`` order), with the cards pinned there
+        at = {place: i for i, place in enumerate(places)}
+        self._hands = [(s, at[Place.hand(s)], pinned.get(Place.hand(s), 0)) for s in range(n) if s != seat]
+        self._piles = [(p.name, at[Place(p.name)], pinned.get(Place(p.name), 0)) for p in hidden_piles]
+        self._slots = [(name.where, name.at, at[name], pinned.get(name, 0)) for name in hidden_slots]
 
     def sample(self, rng: random.Random) -> TrickState[Any]:
-        seat = self.seat
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
         st = self.template.clone(random.Random(rng.getrandbits(64)))
-        got = dict(zip(self.places, parts))
-        pinned = self.pinned
-        for s in range(st.n):
-            if s != seat:
-                name = Place.hand(s)
-                st.hands[s] = got[name] | pinned.get(name, 0)
-        for p in self.hidden_piles:
-            name = Place(p.name)
-            cards = list(iter_bits(got[name] | pinned.get(name, 0)))
-            rng.shuffle(cards)
-            setattr(st, p.name, cards)
-        for name in self.hidden_slots:
-            getattr(st, name.where)[name.at] = (got[name] | pinned.get(name, 0)).bit_length() - 1
+        hands = st.hands
+        for s, i, mask in self._hands:
+            hands[s] = parts[i] | mask
+        for pile, i, mask in self._piles:
+            cards = list(iter_bits(parts[i] | mask))
+            shuffle(rng, cards)  # the draws of ``rng.shuffle``
+            setattr(st, pile, cards)
+        for where, index, i, mask in self._slots:
+            getattr(st, where)[index] = (parts[i] | mask).bit_length() - 1
         for r in self.unknown_roles:
             card = getattr(st, r.card_attr)
             holder = -1

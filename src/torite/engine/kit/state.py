@@ -14,7 +14,7 @@ from mypy_extensions import mypyc_attr
 from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Result, State
 from torite.engine.kit import deals, views
-from torite.engine.kit.declarations import OVER, PLAY, Pile, Place
+from torite.engine.kit.declarations import OVER, PLAY, Encode, Pile, Place
 
 # imported at run time, not only for the types: compiled, a game's class (on ``TrickGame``, a
 # Python class) is made by the compiled rules module, which needs this module known to mypyc
@@ -66,6 +66,7 @@ class TrickState(State, Generic[G]):
         "_clear_hook",
         "_events",
         "_full_hook",
+        "_info",
         "_later",
         "_offer_mask",
         "_offer_seat",
@@ -183,7 +184,7 @@ class TrickState(State, Generic[G]):
         self.game = game
         nt = self.notation = game.notation
         self._texts, self._text_of = nt.texts, nt.text_of
-        info = _class_info(type(self), game)
+        info = self._info = _class_info(type(self), game)
         self._played_hook, self._full_hook = info.played, info.full
         self._after_hook = info.after  # the cards whose play calls ``after_play``
         self._taken_hook, self._clear_hook, self._round_hook = info.taken, info.clear, info.round
@@ -336,7 +337,7 @@ class TrickState(State, Generic[G]):
     def _clear_trick(self) -> None:
         if self._slotted:
             n = self.n
-            for attr, value in self.game._SLOT_RESET:
+            for attr, value in self._info.slot_reset:
                 setattr(self, attr, [value] * n)
         if self._clear_hook:
             self.clear_trick_hook()
@@ -395,13 +396,13 @@ class TrickState(State, Generic[G]):
         record: dict[str, Any] = {"leader": seats[0], "seats": seats, "cards": [texts[c] for c in trick],
                                   "led": SUITS[led] if led >= 0 else None, "winner": winner, "points": pts}
         if self._slotted:
-            game, k = self.game, len(trick)
-            for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
+            info, k = self._info, len(trick)
+            for attr, key in info.slot_plain:  # the trick's own lists: renewed, never changed, after it
                 record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
             nt = self.notation
-            for attr, key, enc in game._SLOT_ENCODE:
+            for attr, key, enc in info.slot_encode:
                 record[key] = [enc(x, nt) for x in getattr(self, attr)[:k]]
-            for attr, key in game._SLOT_CARD:
+            for attr, key in info.slot_card:
                 record[key] = [texts[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
         if self._taken_hook:
             self.trick_taken(win, winner, record)
@@ -586,6 +587,7 @@ class TrickState(State, Generic[G]):
         new._played_hook, new._full_hook, new._after_hook = self._played_hook, self._full_hook, self._after_hook
         new._taken_hook, new._clear_hook, new._round_hook = self._taken_hook, self._clear_hook, self._round_hook
         new._slotted, new._phases, new._simultaneous = self._slotted, self._phases, self._simultaneous
+        new._info = self._info
         new.n, new.seed, new.max_rounds, new.deals = self.n, self.seed, self.max_rounds, self.deals
         new.dealer, new.round_no, new.attempts = self.dealer, self.round_no, self.attempts
         new.leader, new.led, new.phase, new.turn = self.leader, self.led, self.phase, self.turn
@@ -603,7 +605,7 @@ class TrickState(State, Generic[G]):
         new.hands, new.voids, new.history = self.hands[:], self.voids[:], self.history[:]
         new.trick, new.trick_seats = self.trick[:], self.trick_seats[:]
         new.round_points, new.tricks_won = self.round_points[:], self.tricks_won[:]
-        info = _class_info(type(self), self.game)
+        info = self._info
         lists = info.lists
         for name in info.own:
             value = getattr(self, name, _UNSET)
@@ -674,6 +676,11 @@ class _ClassInfo:
         self.clear = cls.clear_trick_hook is not TrickState.clear_trick_hook
         self.round = cls.round_over is not TrickState.round_over
         self.phases = _phase_table(cls, game)
+        # the game's trick slots (``TrickGame.__init_subclass__``), read on every trick
+        self.slot_reset: tuple[tuple[str, Any], ...] = game._SLOT_RESET
+        self.slot_plain: tuple[tuple[str, str], ...] = game._SLOT_PLAIN
+        self.slot_encode: tuple[tuple[str, str, Encode], ...] = game._SLOT_ENCODE
+        self.slot_card: tuple[tuple[str, str], ...] = game._SLOT_CARD
         # a game's own attributes: its classes' slots, or (compiled) every native attribute
         names: list[str] = list(getattr(cls, "__mypyc_attrs__", ()))
         for klass in cls.__mro__:
