@@ -331,7 +331,7 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         pts = self.points
         rows: dict[str, list[int]] = {
             "tricks": list(self.tricks_won),
-            "diamonds": [sum(map(pts.__getitem__, iter_bits(m & DIAMOND_MASK))) for m in taken],
+            "diamonds": [sum([pts[c] for c in iter_bits(m & DIAMOND_MASK)]) for m in taken],
             "clubs": [pts[0] * (m & CLUB_MASK).bit_count() for m in taken],
             "hearts_taken": [(m & HEART_MASK).bit_count() for m in taken],
             "joker_bonus": joker,
