@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 rm -rf build/ci-wheel build/ci-venv
+mkdir -p build
 t0=$(date +%s)
 # the compile, each module's C in its own file, two at a time: half the time on two cores
 TORITE_MYPYC_MULTI_FILE=1 .venv/bin/python -m pip wheel --disable-pip-version-check --no-deps --no-build-isolation -v \

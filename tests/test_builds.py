@@ -89,14 +89,14 @@ def _age(path: Path, seconds: float) -> None:
 
 
 def test_a_compiled_module_older_than_its_changed_source_stops_torite(tmp_path: Path) -> None:
-    package, source, compiled = _package(tmp_path)
+    package, _, compiled = _package(tmp_path)
     _age(compiled, 60)
-    with pytest.raises(build.StaleBuild, match="cards.py, which changed since it was compiled"):
+    with pytest.raises(build.StaleBuild, match=r"cards\.py, which changed since it was compiled"):
         build.check_fresh(package)
 
 
 def test_a_compiled_module_newer_than_its_source_runs(tmp_path: Path) -> None:
-    package, source, compiled = _package(tmp_path)
+    package, source, _ = _package(tmp_path)
     _age(source, 60)
     build.check_fresh(package)
 
