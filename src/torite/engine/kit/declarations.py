@@ -21,7 +21,8 @@ PLAY: Final = "play"
 NOBODY: Final = 0
 #: ``Pile.deal``: the pile takes every card left after the hands and the other piles.
 REST: Final = -1
-#: ``TrickSlot.default``: the card played itself
+#: ``TrickSlot.default``: the card played itself.  Compared with ``==``, never ``is``: compiled, a
+#: module that names it holds its own copy of the string, another object
 THE_CARD: Final = "the card"
 
 

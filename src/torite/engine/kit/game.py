@@ -70,14 +70,14 @@ class TrickGame(Game):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.SIMULTANEOUS = frozenset(p.name for p in cls.PHASES if p.simultaneous)
-        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default is THE_CARD)
-        cls._SLOT_RESET = tuple((t.attr, -1 if t.default is THE_CARD else t.default) for t in cls.TRICK_SLOTS)
+        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default == THE_CARD)
+        cls._SLOT_RESET = tuple((t.attr, -1 if t.default == THE_CARD else t.default) for t in cls.TRICK_SLOTS)
         # a finished trick's slots are all set: cards encode without the -1 check
         cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.kind.encode is _same)
         # a finished trick's card slots are all set: written without the -1 check
         cls._SLOT_ENCODE = tuple((t.attr, t.key, _text if t.kind is CARD else t.kind.encode)
                                  for t in cls.TRICK_SLOTS if t.kind.encode is not _same
-                                 and t.default is not THE_CARD)
+                                 and t.default != THE_CARD)
 
     @property
     def num_players(self) -> int:

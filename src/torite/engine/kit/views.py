@@ -60,7 +60,7 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
         entry: dict[str, Any] = {"seat": s, "card": None if state.trick_down(i) else texts[c]}
         for slot in slots:
             value = getattr(state, slot.attr)[i]
-            if slot.default is THE_CARD and value < 0:
+            if slot.default == THE_CARD and value < 0:
                 value = c
             entry[slot.key] = slot.kind.encode(value, nt)
         trick.append(entry)
