@@ -615,7 +615,10 @@ class TrickState(State, Generic[G]):
         if extra:
             mine: dict[str, Any] = vars(new)
             for name, value in extra.items():
-                mine[name] = value[:] if name in lists else value
+                # compiled, ``rng`` (declared by ``State``, not a native attribute) is in the
+                # instance dict: the copy keeps its own, given above
+                if name != "rng":
+                    mine[name] = value[:] if name in lists else value
         return new
 
     # ------------------------------------------------------------------ information
