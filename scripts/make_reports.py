@@ -51,7 +51,7 @@ PLANS: tuple[Plan, ...] = (
     Plan("kaedama-variants", "Kaedama Trick: blind, double, reverse and the trump card on top",
          "kaedama",
          ("base", "blind:blind=true", "double:double=true", "reverse:reverse=true", "trump on top:trump_card=top")),
-    Plan("good-cop-variants", "Good Cop, Bad Cop: wild jokers and the lone good cop's factor",
+    Plan("good-cop-variants", "Good Cop: wild jokers and the lone good cop's factor",
          "good-cop", ("base", "wild jokers:joker=wild", "lone factor 2:lone_factor=2")),
     Plan("seconds-variants", "Seconds: the 2021 edition, distinct ranks and the highest total",
          "seconds", ("classic", "2021:edition=2021", "distinct:tie_mode=distinct", "highest wins:winner=highest"),
@@ -106,11 +106,14 @@ def main(argv: list[str] | None = None) -> int:
         result["report_title"] = plan.title
         write(result, str(out / html_name))
         (out / json_name).write_text(json.dumps(result, ensure_ascii=False), encoding="utf-8")
+        found = sum(len(v["findings"]) for v in result["per_variant"].values())
         index.append({"id": plan.id, "title": plan.title, "game": plan.game, "file": html_name, "json": json_name,
                       "variants": [v["name"] for v in result["variants"]], "deals": deals, "seed": args.seed,
-                      "findings": len(result["findings"])})
+                      "findings": found})
         print(f"{plan.id}: {deals} deals × {len(plan.variants)} variants in {time.perf_counter() - start:.0f} s, "
-              f"{len(result['findings'])} findings → {out / html_name}")
+              f"{found} findings → {out / html_name}")
+        for v in result["per_variant"].values():
+            print(f"  {v['verdict']}")
     (out / "index.json").write_text(json.dumps(index, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"index: {out / 'index.json'} ({len(index)} reports)")
     return 0

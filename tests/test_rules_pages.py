@@ -41,9 +41,10 @@ from typing import Any
 
 import pytest
 
-from torite.engine import labels
 from torite.engine.base import Game, OptionError, OptionSpec
 from torite.engine.registry import game_class, game_ids
+from torite.present import labels
+from torite.present.pages import rules_page
 from torite.server import app
 from torite.server.markdown import to_html
 
@@ -94,7 +95,7 @@ _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
 def page(game_id: str, lang: str) -> str:
-    return unicodedata.normalize("NFKC", game_class(game_id).rules_page(lang))
+    return unicodedata.normalize("NFKC", rules_page(game_class(game_id), lang))
 
 
 def numbers(text: str) -> set[int]:
@@ -352,7 +353,7 @@ def missing_pages(game_ids: list[str] | tuple[str, ...], langs_of: Any) -> list[
     for gid in game_ids:
         for lang in langs_of(gid):
             try:
-                text = game_class(gid).rules_page(lang)
+                text = rules_page(game_class(gid), lang)
             except OptionError:
                 out.append(f"{gid}/{lang}")
                 continue

@@ -16,8 +16,9 @@ of its rounds.
 Numbers per bot (over all deals, seatings and seats it held):
 
 - ``points_per_round``: mean round points.
-- ``ci95``: a 95% normal interval of that mean, from the *per-deal* means (a deal's
-  seatings are not independent, a deal is), so it reflects the duplicate pairing.
+- ``ci95``: a 95% normal interval of that mean, ``[low, high]``, from the *per-deal* means (a
+  deal's seatings are not independent, a deal is), so it reflects the duplicate pairing; ``None``
+  from a single deal, whose spread cannot be measured.
 - ``win_rate``: the mean share of round wins per seat played: the seats with the top score of
   a round (the lowest, in a game of penalty points: ``score_sign`` -1) share one win equally (a
   tie of two gives each 1/2), so the shares of a round sum to 1 and a bot that is no better
@@ -27,7 +28,8 @@ Numbers per bot (over all deals, seatings and seats it held):
   run; every other number is a function of the seed alone, whatever ``jobs``.)
 
 ``pairs``: for every two bots ``a`` before ``b`` in the list, ``diff`` is the mean over deals
-of (a's mean minus b's mean on that deal) – a paired difference – with its 95% interval.  In a
+of (a's mean minus b's mean on that deal) – a paired difference – with its 95% interval (``None``
+from a single deal).  In a
 game of penalty points (``score_sign`` -1, Hearts) a negative difference means ``a`` is better.
 """
 
@@ -69,20 +71,24 @@ class DealResult:
 
 def play_round(game: Game, names: Sequence[str], deal_seed: int, dealer: int, bot_seed: int,
                times: list[list[float]] | None = None, owners: Sequence[int] | None = None,
-               first_round: int = 0) -> tuple[int, ...]:
+               first_round: int = 0, log: list[tuple[int, str]] | None = None) -> tuple[int, ...]:
     """Play one single-round deal between named bots; returns the round's points by seat.
 
     With ``times`` and ``owners`` (seat → bot index), each decision's wall time of ``act`` is
-    appended to ``times[owners[seat]]``."""
+    appended to ``times[owners[seat]]``; ``log`` receives every action as (seat, text)."""
     state = game.new_state(deal_seed, dealer=dealer, max_rounds=1, first_round=first_round)
     players = {s: make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)}
-    if times is not None and owners is not None:
+    timed = times is not None and owners is not None
+    if timed or log is not None:
         sink, owner = times, owners
 
-        def on_action(seat: int, _action: Action, seconds: float) -> None:
-            sink[owner[seat]].append(seconds)
+        def on_action(seat: int, action: Action, seconds: float) -> None:
+            if sink is not None and owner is not None:
+                sink[owner[seat]].append(seconds)
+            if log is not None:
+                log.append((seat, str(action)))
 
-        driver.run(state, players, on_action=on_action, timed=True)
+        driver.run(state, players, on_action=on_action, timed=timed)
     else:
         driver.run(state, players)
     res = state.result()
@@ -142,12 +148,11 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult], sign
     rows = []
     for b, name in enumerate(bots):
         ci = mean_ci(per_deal[b])
-        mean, low, high = ci.mean, ci.low, ci.high
         ts = sorted(times[b])
         rows.append({
             "name": name,
-            "points_per_round": mean,
-            "ci95": [low, high],
+            "points_per_round": ci.mean,
+            "ci95": ci.interval,
             "win_rate": wins[b] / rounds[b] if rounds[b] else 0.0,
             "rounds": rounds[b],
             "decisions": len(ts),
@@ -158,8 +163,7 @@ def summarize(bots: Sequence[str], seats: int, deals: Sequence[DealResult], sign
     pairs = []
     for a, b in itertools.combinations(range(k), 2):
         ci = mean_ci([x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)])
-        diff, low, high = ci.mean, ci.low, ci.high
-        pairs.append({"a": bots[a], "b": bots[b], "diff": diff, "ci95": [low, high]})
+        pairs.append({"a": bots[a], "b": bots[b], "diff": ci.mean, "ci95": ci.interval})
     return {"bots": rows, "pairs": pairs}
 
 
@@ -218,12 +222,13 @@ def plot(result: Mapping[str, Any], path: str) -> None:
     rows = result["bots"]
     names = [r["name"] for r in rows]
     means = [r["points_per_round"] for r in rows]
-    err = [[m - r["ci95"][0] for m, r in zip(means, rows)], [r["ci95"][1] - m for m, r in zip(means, rows)]]
+    err = [[m - r["ci95"][0] if r["ci95"] else 0.0 for m, r in zip(means, rows)],
+           [r["ci95"][1] - m if r["ci95"] else 0.0 for m, r in zip(means, rows)]]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(4 + 1.6 * len(names), 4.2))
     xs = range(len(names))
     ax1.bar(xs, means, yerr=err, capsize=6, color="#4c72b0")
     ax1.set_xticks(list(xs), names)
-    ax1.set_ylabel("points per round (95% interval)")
+    ax1.set_ylabel("points per round (95% interval)" if rows[0]["ci95"] else "points per round (one deal: no interval)")
     ax1.axhline(0, color="black", linewidth=0.6)
     ax2.bar(xs, [100 * r["win_rate"] for r in rows], color="#dd8452")
     ax2.set_xticks(list(xs), names)

@@ -13,8 +13,12 @@ Format (version 1)::
       "deals": [ {...}, ... ],                  # optional: explicit deals, round by round
       "seats": ["you", "bot:normal", "bot:random"],
       "actions": [{"seat": 1, "action": "bury QC KC"}, {"seat": 1, "action": "play 10D"}, ...],
+      "hints": [0, 3, 0],                       # optional: hints each seat took at the table
       "result": {"scores": [...], "winners": [...], "round_scores": [[...], ...]}
     }
+
+``hints`` counts, per seat, the hints a player asked the table for (the ``normal`` bot's
+suggestion); it is absent when nobody took one, and replaying ignores it.
 
 An explicit deal's fields are the game's own (its rules page says which); every hand and pile
 is listed in order.  ``replay`` re-applies every action through the rules and recomputes the
@@ -37,7 +41,20 @@ VERSION = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be replayed; the message names the action, seat and reason."""
+    """A record that cannot be replayed; the message names the action, seat and reason.
+
+    An action that breaks a rule also carries them apart (``action``: its index, ``seat``,
+    ``text``, ``reason``), so a page can say it in its reader's language."""
+
+    def __init__(self, message: str, *, action: int | None = None, seat: int | None = None,
+                 text: str | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.action, self.seat, self.text, self.reason = action, seat, text, reason
+
+    @classmethod
+    def at(cls, i: int, seat: int, text: str, reason: str) -> RecordError:
+        """Action ``i`` (``seat``'s ``text``) breaks a rule: ``reason``."""
+        return cls(f"action {i} (seat {seat}, {text!r}): {reason}", action=i, seat=seat, text=text, reason=reason)
 
 
 @dataclass
@@ -52,6 +69,7 @@ class Record:
     deals: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     first_round: int = 0
+    hints: list[int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": self.game,
@@ -66,6 +84,8 @@ class Record:
             d["deals"] = self.deals
         d["seats"] = self.seats
         d["actions"] = [{"seat": s, "action": a} for s, a in self.actions]
+        if self.hints and any(self.hints):  # absent otherwise, so records without hints keep their form
+            d["hints"] = list(self.hints)
         d["result"] = self.result
         return d
 
@@ -120,8 +140,12 @@ class Record:
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise RecordError("'result' must be an object or null")
+        hints = d.get("hints")
+        if hints is not None and (not isinstance(hints, list) or len(hints) != len(d["seats"]) or not all(
+                isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in hints)):
+            raise RecordError("'hints' must be a count from 0 for each seat")
         return cls(d["game"], dict(opts), seed, list(d["seats"]), actions, d.get("dealer"),
-                   d.get("max_rounds"), list(deals), result, first)
+                   d.get("max_rounds"), list(deals), result, first, hints)
 
     @classmethod
     def load(cls, path: str | Path) -> Record:
@@ -157,19 +181,25 @@ def start_record(game: Game, seed: int | None, seats: Sequence[str], *, dealer: 
                   [dict(x) for x in deals], None, first_round)
 
 
+def check_action(state: State, i: int, seat: int, text: str) -> None:
+    """Apply action ``i`` of a record (``seat``'s ``text``) to ``state``, or raise
+    :class:`RecordError` naming it and the rule it breaks (``state`` unchanged then)."""
+    if state.is_over():
+        raise RecordError.at(i, seat, text, "the game is already over")
+    if seat not in state.to_act():
+        raise RecordError.at(i, seat, text, f"it is not seat {seat}'s decision "
+                                            f"(to act: {', '.join(map(str, state.to_act()))})")
+    try:
+        state.apply_text(seat, text)
+    except IllegalAction as e:
+        raise RecordError.at(i, seat, text, str(e)) from None
+
+
 def replay(record: Record, *, check_result: bool = True) -> State:
     """Re-apply every action; raise :class:`RecordError` naming the first one that fails."""
     _, state = record.new_game()
     for i, (seat, text) in enumerate(record.actions):
-        if state.is_over():
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): the game is already over")
-        if seat not in state.to_act():
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): it is not seat {seat}'s decision "
-                              f"(to act: {', '.join(map(str, state.to_act()))})")
-        try:
-            state.apply_text(seat, text)
-        except IllegalAction as e:
-            raise RecordError(f"action {i} (seat {seat}, {text!r}): {e}") from None
+        check_action(state, i, seat, text)
     if check_result and record.result is not None:
         if not state.is_over():
             raise RecordError(f"the record claims a result but the game is not over after "

@@ -127,7 +127,8 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         "mode": mode,
         "rounds": len(round_rows),
         "points_per_round": [ci.mean for ci in per_seat],
-        "points_per_round_ci95": [ci.half for ci in per_seat],
+        # [low, high] per seat, as in every JSON of torite; None from a single round (no spread)
+        "points_per_round_ci95": [ci.interval for ci in per_seat],
         "stats": {f"{k}_per_round": v / max(1, len(round_rows)) for k, v in stat_totals.items()},
         "actions": total_actions,
         "rounds_per_second": len(round_rows) / elapsed if elapsed > 0 else 0.0,

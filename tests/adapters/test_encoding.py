@@ -121,3 +121,48 @@ def test_every_action_the_declarations_allow_has_an_id_before_any_game_is_played
         m.actions.index(Action("bid", 0, "12 S"))  # bids start at 13 with the default options
     low = spec("mighty", {"all_pass": "min12"})
     low.actions.index(Action("bid", 0, "12 S"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_tracked_vector_equals_the_whole_encoding_at_every_step(game_id: str) -> None:
+    """A tracker writes only what changed since it was last asked; whenever it is asked (at every
+    step, or now and then as a seat is asked only on its turns), its vector is the whole
+    observation encoded again, for every seat and a spectator, over two rounds of three games."""
+    sp = spec(game_id)
+    game = sp.game
+    viewers = [*range(game.num_players), None]
+    for k in range(3):
+        state = game.new_state(300 + k, max_rounds=2)
+        every = {seat: sp.tracker(seat) for seat in viewers}  # asked at every step
+        some = {seat: sp.tracker(seat) for seat in viewers}   # asked now and then
+        rng = random.Random(k)
+        while True:
+            for seat in viewers:
+                whole = sp.obs.encode(state.observation(seat))
+                assert np.array_equal(every[seat].update(state), whole), (game_id, seat, state.phase)
+                if state.is_over() or rng.random() < 0.3:
+                    assert np.array_equal(some[seat].update(state), whole), (game_id, seat, state.phase)
+            if state.is_over():
+                break
+            seat = rng.choice(state.to_act())
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+
+
+def test_a_copied_tracker_follows_its_own_state() -> None:
+    """A clone's tracker (``Tracker.copy``) goes on from the same vector, independently."""
+    sp = spec("kaedama")
+    state = sp.game.new_state(5, max_rounds=1)
+    rng = random.Random(5)
+    tracker = sp.tracker(0)
+    for _ in range(12):
+        tracker.update(state)
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    other, copied = state.clone(), tracker.copy()
+    for st, tr in ((state, tracker), (other, copied)):
+        for _ in range(9):
+            seat = st.to_act()[0]
+            st.apply(seat, rng.choice(st.legal_actions(seat)))
+        assert np.array_equal(tr.update(st), sp.obs.encode(st.observation(0)))
+    assert not np.array_equal(tracker.v, copied.v)

@@ -157,14 +157,76 @@ def test_a_public_observer_sees_what_a_spectator_sees_and_no_private_cards() -> 
             perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
 
 
-def test_returns_are_to_be_maximised_so_penalty_points_count_against() -> None:
-    if "hearts" not in GAMES:
-        pytest.skip("hearts is not registered")
-    game = adapter.load("hearts")
-    state = _dealt(game, 8)
+def test_returns_and_bounds_are_the_games_declared_ones() -> None:
+    """Returns are the game's (the points times the score's sign); the utility bounds and the
+    game length are the bounds the game declares from its rules, times the rounds."""
+    for game_id in ("trick-of-the-dead", "mighty"):
+        game = adapter.load(game_id)
+        state = _dealt(game, 8)
+        rng = random.Random(2)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        torite_game = make_game(game_id)
+        scores = state.torite.result().scores
+        assert state.returns() == [float(torite_game.SCORE_SIGN * s) for s in scores]
+        bounds = torite_game.bounds()
+        low, high = bounds.returns(torite_game.SCORE_SIGN)
+        three = adapter.load(game_id, max_rounds=3)
+        assert (three.min_utility(), three.max_utility()) == (3 * low, 3 * high)
+        assert three.max_game_length() == 3 * (bounds.round_actions + adapter.THROWN_IN_DEALS
+                                                * bounds.thrown_in_actions)
+
+
+def test_hearts_returns_bounds_and_length_are_openspiels() -> None:
+    """``python_torite_hearts`` is OpenSpiel's ``hearts`` to an algorithm: returns 26 minus the
+    points (a moon: 26 to the shooter, 0 to the others), utilities in [0, 36], 64 decisions."""
+    ours, theirs = adapter.load("hearts"), pyspiel.load_game("hearts")
+    assert (ours.min_utility(), ours.max_utility()) == (theirs.min_utility(), theirs.max_utility()) == (0, 36)
+    assert ours.max_game_length() == theirs.max_game_length() == 64
+    assert ours.get_type().utility == theirs.get_type().utility
+    state = _dealt(ours, 8)
     rng = random.Random(2)
     while not state.is_terminal():
         state.apply_action(rng.choice(state.legal_actions()))
-    scores = state.torite.result().scores
-    assert make_game("hearts").SCORE_SIGN == -1
-    assert state.returns() == [-float(s) for s in scores] and sum(scores) > 0
+    points = state.torite.result().scores
+    assert state.returns() == [26.0 - p for p in points] and sum(points) > 0
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_dealing_card_by_card_as_chance_passes_the_random_simulation_test(game_id: str) -> None:
+    """``chance=deal``: OpenSpiel's card games' chance, a node a card (and the dealer and the
+    deal's words first, the seed after for what the game draws later); a game whose explicit
+    deals cannot take every arrangement of the cards says so."""
+    if make_game(game_id).deal_chance() is None:
+        with pytest.raises(ValueError, match="card by card"):
+            adapter.load(game_id, chance="deal")
+        return
+    game = adapter.load(game_id, chance="deal")
+    # serialising replays the history, the same code as with the seed's chance (tested above)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=game_id == "hearts", verbose=False)
+
+
+def test_the_cards_chance_deals_are_the_hands_and_piles_of_the_game() -> None:
+    game = adapter.load("trick-of-the-dead", chance="deal")
+    state = game.new_initial_state()
+    nodes = game.chance.nodes
+    assert [n.kind for n in nodes[:1]] == ["dealer"] and [n.kind for n in nodes[-adapter.SEED_NODES:]] == ["seed"] * 4
+    rng = random.Random(4)
+    drawn = []
+    while state.is_chance_node():
+        outcomes = [o for o, _ in state.chance_outcomes()]
+        assert abs(sum(p for _, p in state.chance_outcomes()) - 1.0) < 1e-9
+        pick = rng.choice(outcomes)
+        drawn.append(pick)
+        state.apply_action(pick)
+    deck = game.spec.deck
+    cards = [deck[o] for o, n in zip(drawn, nodes) if n.kind == "card"]
+    assert sorted(cards) == sorted(deck)  # every card once
+    places = state.torite.card_places()
+    assert places["hands[0]"] == sum(1 << c for c in cards[0:48:3])
+    assert places["graveyard"] == sum(1 << c for c in cards[48:])
+    assert state.torite.dealer == drawn[0]
+    hearts = adapter.load("hearts", chance="deal")
+    assert [n.kind for n in hearts.chance.nodes] == ["word"] + ["card"] * 52  # OpenSpiel's own
+    with pytest.raises(ValueError, match="chance must be"):
+        adapter.load("hearts", chance="cards")

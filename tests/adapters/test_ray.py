@@ -61,6 +61,17 @@ def test_arena_on_ray_gives_the_local_numbers(local_ray: None) -> None:
     assert _same(remote) == _same(local)
 
 
+def test_compare_on_ray_gives_the_local_numbers(local_ray: None) -> None:
+    """Deals go to Ray in batches, each deal holding every variant, as they go to local workers."""
+    from torite.compare import compare
+
+    kw: dict[str, Any] = {"deals": 3, "skill": ("normal", "random"), "seed": 4}
+    local = compare("kaedama", ["base", "reverse:reverse=true"], "random", **kw)
+    remote = compare("kaedama", ["base", "reverse:reverse=true"], "random", backend="ray", **kw)
+    assert {k: v for k, v in remote.items() if k != "cpu_seconds"} == {
+        k: v for k, v in local.items() if k != "cpu_seconds"} | {"seconds": remote["seconds"]}
+
+
 def test_the_cli_runs_simulate_and_arena_on_ray(local_ray: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "kaedama", "--rounds", "20", "--backend", "ray", "--json"]) == 0
     assert '"backend": "ray"' in capsys.readouterr().out
@@ -87,3 +98,42 @@ def test_an_address_without_the_ray_backend_or_an_unknown_backend_is_refused() -
         simulate("kaedama", {}, ["random"] * 3, rounds=2, address="10.0.0.1:6379")
     with pytest.raises(BackendError, match="unknown backend"):
         arena("kaedama", {}, ["random"], 1, backend="dask")
+
+
+def test_a_servers_search_bots_think_on_ray_and_decide_as_in_process(local_ray: None) -> None:
+    """``torite serve --ray ADDRESS``: a search bot lives in a Ray actor for its life (its state
+    kept between decisions), so it decides exactly as the same bot in-process."""
+    import asyncio
+    import random
+
+    from torite.bots.search import ISMCTSBot
+    from torite.engine.registry import make_game
+    from torite.server.bots import BotPool
+
+    game = make_game("trick-of-the-dead")
+    state = game.new_state(seed=4)
+
+    def bot(seat: int) -> ISMCTSBot:
+        return ISMCTSBot(game, seat, random.Random(50 + seat), iterations=100_000, work=3_000, time_limit=None)
+
+    local = {s: bot(s) for s in range(3)}
+
+    async def play() -> str:
+        pool = BotPool(1, 1, ray_address="local")  # Ray is up already (the fixture): joined, not started
+        await pool.start()
+        try:
+            remote = {s: pool.add(bot(s)) for s in range(3)}
+            lanes = {h.worker.lane for h in remote.values()}
+            for _ in range(5):
+                seat = state.to_act()[0]
+                obs, legal = state.observation(seat), state.legal_actions(seat)
+                here = local[seat].act(obs, legal)
+                assert await pool.decide(remote[seat], obs, legal) == here
+                state.apply(seat, here)
+            worker = remote[0].worker
+            assert worker.proc is not None and worker.proc.name == "a Ray actor"
+            return lanes.pop()
+        finally:
+            await pool.stop()
+
+    assert asyncio.run(play()) == "think"

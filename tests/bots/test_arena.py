@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import subprocess
 import sys
 import time
@@ -192,13 +193,25 @@ def test_ordered_map_refuses_no_workers() -> None:
 
 
 def test_mean_ci_on_known_samples() -> None:
-    assert mean_ci([]) == (0.0, 0.0)
+    assert mean_ci([]) == (0.0, 0.0, 0) and mean_ci([]).interval is None
     one = mean_ci([4.0])
-    assert one == (4.0, 0.0) and one.low == one.high == 4.0
+    assert one == (4.0, 0.0, 1) and one.interval is None  # one value: no spread, no interval
     ci = mean_ci([1.0, 2.0, 3.0, 4.0])  # sample variance 5/3
     assert ci.mean == 2.5
     assert ci.half == pytest.approx(1.96 * math.sqrt(5 / 3 / 4))
+    assert ci.interval == [ci.low, ci.high] and ci.n == 4
     assert (ci.low, ci.high) == (ci.mean - ci.half, ci.mean + ci.half)
+
+
+def test_one_deal_has_no_interval_never_a_zero_width_one(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(monkeypatch, ["arena", GAME, "--bots", "normal,random", "--deals", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["ci95"] for r in out["bots"]] == [None, None] and out["pairs"][0]["ci95"] is None
+    assert _run(monkeypatch, ["arena", GAME, "--bots", "normal,random", "--deals", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("one deal: no interval") == 3 and "1 deal × " in text
+    assert not re.search(r"\[(-?[\d.]+), \1\]", text)  # no [x, x]
 
 
 def test_the_arena_command_module_does_not_import_the_main_cli() -> None:

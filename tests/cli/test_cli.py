@@ -2,6 +2,8 @@
 
 import io
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -38,6 +40,38 @@ def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str
     for key in ("zombies_per_round", "joker_wins_per_round", "zombie_wins_per_round",
                 "survival_points_per_round", "tricks_per_round"):
         assert key in d["stats"]
+
+
+def test_simulate_gives_intervals_as_low_high_and_none_from_one_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "20", "--json")
+    assert code == 0
+    d = json.loads(out)
+    for mean, (low, high) in zip(d["points_per_round"], d["points_per_round_ci95"], strict=True):
+        assert low < mean < high
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "1", "--json")
+    assert code == 0 and json.loads(out)["points_per_round_ci95"] == [None, None, None]
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "1")
+    assert code == 0 and out.count("(one deal: no interval)") == 3 and "1 round," in out
+
+
+def test_simulate_says_the_counters_in_words_and_what_never_happened(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "12", "--bots", "normal")
+    assert code == 0
+    assert "reversals per round: " in out and "kaedama replacements per round: " in out
+    assert "  never happened: replacements while winning" in out and out.count("replacements while winning") == 1
+    assert "_per_round" not in out and "replacements_while_winning" not in out
+    code, out, _ = run(capsys, "simulate", "kaedama", "--rounds", "12", "--bots", "random", "-o", "reverse=true")
+    assert code == 0 and "replacements while winning per round: " in out and "never happened" not in out
+
+
+@pytest.mark.parametrize(("command", "default"), [("simulate", "(default random)"), ("compare", "(default normal)"),
+                                                  ("play", "(default normal)")])
+def test_help_says_the_default_bots(capsys: pytest.CaptureFixture[str], command: str, default: str) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    bots = text[text.rindex("--bots BOTS"):]  # its help, after the usage line
+    assert default in bots[:bots.index(" -", 12)]
 
 
 def test_simulate_games_reports_wins(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -199,7 +233,7 @@ def test_the_terminal_plays_kaedama_in_japanese_from_the_command(tmp_path: Path,
 
 
 def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: Path) -> None:
-    from torite.engine.labels import languages
+    from torite.present.labels import languages
 
     game = make_game("kaedama", {"rounds": 1})
     assert "ko" in languages(game)
@@ -207,7 +241,58 @@ def test_the_line_mode_speaks_korean_where_the_game_has_korean_words(tmp_path: P
     rec = play_terminal(game, 0, ["random", "random"], 2, records=tmp_path, out=out, ask=lambda _: "1", lang="ko")
     text = out.getvalue()
     assert rec.result is not None
-    for words in ("당신은 0번 자리입니다", "내 손패", "최종 점수", "기록을 저장했습니다"):
+    for words in ("나는 0번 자리입니다", "내 손패", "최종 점수", "기록을 저장했습니다", "봇(무작위)"):
         assert words in text, words
-    for english in ("your hand", "Final scores", "Record saved"):
+    for english in ("your hand", "Final scores", "Record saved", "random", "당신"):
         assert english not in text, english
+
+
+NOTATION = re.compile(r"(?<![A-Za-z0-9])(?:(?:10|[2-9JQKA])[CDHS]|JK\d?|\d+ (?:NT|[CDHS]))(?![A-Za-z0-9])")
+
+
+@pytest.mark.parametrize(("game_id", "lang", "spelled"), [
+    ("mighty", "ko", "스페이드 "), ("trick-of-the-dead", "en", " of "), ("umbridge", "ja", "の"),
+    ("glapgos", "ko", "하트 "),
+])
+def test_the_line_mode_spells_every_card_out_for_a_screen_reader(tmp_path: Path, game_id: str, lang: str,
+                                                                 spelled: str) -> None:
+    """What --plain prints (a screen reader reads it): cards, suits and contracts in words, never
+    the notation and never a suit symbol; every choice numbered."""
+    game = make_game(game_id)
+    out = io.StringIO()
+    rng = random.Random(5)
+    play_terminal(game, 0, ["random"] * (game.num_players - 1), 5, records=tmp_path, out=out,
+                  ask=lambda _: str(rng.randint(1, 2)), lang=lang, max_rounds=1)
+    text = out.getvalue()
+    assert spelled in text and "1) " in text
+    found = NOTATION.findall(text)
+    assert not found, found[:10]
+    assert not re.search("[♠♥♦♣]", text)
+
+
+def test_the_line_mode_says_which_rule_refuses_a_card_and_gives_a_hint(tmp_path: Path) -> None:
+    """Hearts: the person types a card the rules refuse (not the two of clubs to open, or a suit
+    not followed) and is told the rule in words; 'hint' names the normal bot's choice; the record
+    counts the hint."""
+    game = make_game("hearts")
+    out = io.StringIO()
+    tried: list[str] = []
+    cards = iter([r + s for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")])
+
+    def ask(prompt: str) -> str:
+        if not tried:
+            tried.append("hint")
+            return "hint"
+        if prompt.startswith("play"):  # every card in turn until one is played: most are refused
+            return next(cards, "1")
+        return "1"
+
+    rec = play_terminal(game, 0, ["random"] * 3, 5, records=tmp_path, out=out, ask=ask)
+    text = out.getvalue()
+    assert "Hint: " in text
+    refused = [line for line in text.splitlines() if line.strip().startswith("! ")]
+    rules = ("The two of clubs leads the first trick.", "You must follow suit", "No heart and no queen of spades",
+             "Hearts may not lead")
+    assert any(r in line for line in refused for r in rules), refused
+    assert any("That card is not in your hand." in line for line in refused)
+    assert rec.hints == [1, 0, 0, 0]

@@ -10,6 +10,7 @@ import pytest
 
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids
+from torite.present.pages import rules_page
 from torite.server.app import LANGS
 from torite.server.markdown import inline, to_html
 
@@ -22,7 +23,7 @@ def pages() -> list[tuple[str, str]]:
     for gid in game_ids():
         for lang in LANGS:
             try:
-                game_class(gid).rules_page(lang)
+                rules_page(game_class(gid), lang)
             except OptionError:
                 continue  # a game still being written
             out.append((gid, lang))
@@ -83,7 +84,7 @@ class _Blocks(HTMLParser):
 
 @pytest.mark.parametrize(("game_id", "lang"), pages())
 def test_every_table_and_list_of_a_rules_page_is_in_its_html(game_id: str, lang: str) -> None:
-    md = game_class(game_id).rules_page(lang)
+    md = rules_page(game_class(game_id), lang)
     tables, items = source_blocks(md)
     html = to_html(md)
     seen = _Blocks()
@@ -98,7 +99,7 @@ def test_every_table_and_list_of_a_rules_page_is_in_its_html(game_id: str, lang:
 def test_every_bold_phrase_of_a_rules_page_is_bold_in_its_html(game_id: str, lang: str) -> None:
     """Japanese closes bold after punctuation with no space ("**裁定 L1：**リード"), which bare
     CommonMark leaves as literal asterisks."""
-    html = to_html(game_class(game_id).rules_page(lang))
+    html = to_html(rules_page(game_class(game_id), lang))
     text_only = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
     assert "**" not in text_only
     assert "<strong>" in html

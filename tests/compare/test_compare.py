@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -10,13 +11,26 @@ from typing import Any
 import numpy as np
 import pytest
 
+from torite.cli.compare_cmd import format_summary
 from torite.cli.main import main
 from torite.compare import compare, make_variants, parse_variant
 from torite.compare.analysis import _luck_from, _luck_parts, _skill, analyze, verdict
-from torite.compare.experiment import Experiment, UnitData, VariantError, run_experiment
+from torite.compare.experiment import (
+    ENDS,
+    PLAY,
+    SAME,
+    SCORES,
+    Experiment,
+    UnitData,
+    VariantError,
+    run_experiment,
+    versus,
+)
 from torite.compare.report import command_line, render
 from torite.engine.registry import game_ids, make_game
+from torite.present import labels as L
 from torite.seeds import derive_seed
+from torite.stats import holm, mean_ci
 
 TOD = "trick-of-the-dead"
 
@@ -104,7 +118,14 @@ def test_two_identical_variants_differ_by_intervals_holding_zero(twins: dict[str
         assert lo <= 0 <= hi, key
         assert d["diff"] == 0 and d["verdict"] == "same" and d["sentence"] is None, key
     assert twins["identical"] == ["b"]
-    assert not any(s.startswith("In b ") for s in twins["findings"])
+    b = twins["per_variant"]["b"]
+    assert b["findings"] == [] and b["play"] in twins["findings"]
+    assert b["play"].startswith("In b every game was the same as in a, card for card, with the table's bots (random) "
+                                "and with normal against random") and "never came into play" in b["play"]
+    assert b["verdict"] == ("b: plays exactly as a with these bots: the rule never came into play. "
+                            "Only 12 deals: a first look.")
+    assert [s["use"] for s in twins["in_play"]["b"]] == ["never", "never"]
+    assert twins["in_play"]["b"][1]["games"] == 12 * 6
 
 
 def test_survivals_club_penalty_lowers_the_points_with_the_right_sign() -> None:
@@ -115,6 +136,13 @@ def test_survivals_club_penalty_lowers_the_points_with_the_right_sign() -> None:
     assert s["ci95"][0] > 0 and s["verdict"] == "higher"  # a surviving heart is +3 instead of +2
     assert any(f.startswith("In survival a seat scores") and "fewer points a round" in f for f in out["findings"])
     assert out["identical"] == []
+    # random bots never look at the scores: the same cards, other scores
+    table = out["in_play"]["survival"][0]
+    assert table["use"] == "scores" and table["same"] == table["play"] == 0 and table["ends"] > 0
+    assert table["scores"] + table["ends"] == table["games"] == 20 and table["first_different_decision"] == {}
+    assert (f"every game was played as in base, card for card while both lasted, but 20 of 20 scored otherwise, "
+            f"{table['ends']} of them ending at another round: the rule changed scores, never a decision"
+            ) in out["per_variant"]["survival"]["play"]
 
 
 def test_every_variant_plays_the_same_deals() -> None:
@@ -140,21 +168,25 @@ def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -
 
     d = json.loads(out, parse_constant=no_constants)  # strict JSON: no NaN or Infinity
     for key in ("game", "title", "seed", "deals", "seats", "bots", "skill", "jobs", "seconds", "rounds_played",
-                "confidence", "bootstrap_resamples", "negligible", "variants", "metrics", "findings", "identical",
-                "inconclusive", "distributions"):
+                "cpu_seconds", "confidence", "bootstrap_resamples", "negligible", "variants", "per_variant", "metrics",
+                "findings",
+                "in_play", "identical", "never_happened", "inconclusive", "distributions"):
         assert key in d, key
     assert [v["name"] for v in d["variants"]] == ["base", "survival"]
     assert d["variants"][1]["changed"] == {"survival": True}
-    expected = {"points_per_round", "points_per_round_seat_0", "points_per_round_seat_1", "points_per_round_seat_2",
-                "round_score_sd", "round_range", "game_length", "dealer_advantage", "first_leader_advantage",
-                "lead_changes", "decided_before_last_round", "skill", "luck"}
-    expected |= {f"stats.{k}_per_round" for k in make_game(TOD).STAT_KEYS}
+    assert set(d["per_variant"]) == {"survival"} and d["per_variant"]["survival"]["verdict"].startswith("survival: ")
+    expected = {"points_per_round", "round_score_sd", "round_range", "game_length", "dealer_advantage",
+                "first_leader_advantage", "edge_by_position.dealer_2", "wins_by_position.0", "wins_by_position.1",
+                "wins_by_position.2", "lead_changes", "decided_before_last_round", "skill", "luck"}
+    quiet = {x["key"] for x in d["never_happened"]}
+    expected |= {f"stats.{k}_per_round" for k in make_game(TOD).STAT_KEYS if k not in quiet}
     assert set(d["metrics"]) == expected
     for key, m in d["metrics"].items():
         assert set(m["values"]) == {"base", "survival"}, key
         assert set(m["diffs"]) == {"survival"}, key
         v = m["values"]["base"]
         assert v["ci95"][0] <= v["mean"] <= v["ci95"][1], key
+        assert m["family"] == ("seats by position" if m["group"] == "seats by position" else None), key
         diff = m["diffs"]["survival"]
         for k in ("diff", "ci95", "verdict", "significant", "deals_needed", "sentence", "negligible"):
             assert k in diff, (key, k)
@@ -169,7 +201,9 @@ def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -
 def test_the_same_seed_gives_the_same_numbers_whatever_the_jobs() -> None:
     a = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=2, jobs=1)
     b = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=2, jobs=2)
-    a.pop("seconds"), b.pop("seconds"), a.pop("jobs"), b.pop("jobs")
+    for out in (a, b):
+        for key in ("seconds", "cpu_seconds", "jobs"):
+            out.pop(key)
     assert a == b
     c = compare(TOD, ["base", "s:survival=true"], "random", deals=6, skill=("normal", "random"), seed=7)
     assert c["metrics"]["points_per_round"] != a["metrics"]["points_per_round"]
@@ -240,7 +274,8 @@ def test_the_report_is_self_contained_and_says_what_changed(twins: dict[str, Any
     assert page.count("<svg") == 2 and page.count('role="img" aria-label="') == 2 and "<table" in page
     for sentence in twins["findings"]:
         assert sentence.replace("'", "&#x27;") in page
-    assert "played every game exactly as a" in page  # the identical twin is named
+    assert "every game was the same as in a, card for card" in page  # the identical twin is named
+    assert "Verdict: plays exactly as a with these bots: the rule never came into play." in page
     assert command_line(twins) in page.replace("&#x27;", "'")
     assert render(twins) == page  # the same analysis, the same page
 
@@ -264,6 +299,8 @@ def test_the_text_summary_lists_findings_and_marks(capsys: pytest.CaptureFixture
     assert code == 0
     assert "What changes against base:" in out and "In survival a seat scores" in out
     assert "points per round (a seat)" in out and "▼" in out
+    verdict = out.index("Verdict:\n  survival: ")
+    assert verdict < out.index("What changes against base:")
 
 
 def test_the_experiment_refuses_what_it_cannot_measure() -> None:
@@ -300,3 +337,140 @@ def test_every_game_can_be_compared(game_id: str) -> None:
         assert all(0 <= s < exp.seats for s in u.dealers + u.leaders)
     out = analyze(exp)
     assert out["identical"] == ["b"] and "<svg" in render(out)
+
+
+# ---------------------------------------------------------------------------- rules in play
+def test_the_issues_kaedama_reverse_case_says_the_rule_never_came_into_play(capsys: pytest.CaptureFixture[str],
+                                                                            tmp_path: Path) -> None:
+    """Issue 28: the normal bot never replaces while winning, so every game at the table is the
+    base game card for card; only the random bot of the skill measure uses the rule."""
+    report = tmp_path / "r.html"
+    code, out, _ = run(capsys, "compare", "kaedama", "--variant", "base", "--variant", "reverse:reverse=true",
+                       "--deals", "8", "--report", str(report), "--json")
+    assert code == 0
+    d = json.loads(out)
+    table, skill = d["in_play"]["reverse"]
+    assert table == {"set": "table", "bots": "normal", "games": 8, "same": 8, "scores": 0, "ends": 0, "play": 0,
+                     "first_different_decision": {}, "use": "never"}
+    assert skill["set"] == "skill" and skill["use"] == "play" and skill["games"] == 8 * 6
+    assert skill["play"] > 0 and "random" in skill["first_different_decision"]
+    own = d["per_variant"]["reverse"]
+    assert own["verdict"].startswith("reverse: the rule never came into play with the table's bots (normal), "
+                                     "only with normal against random (")
+    assert own["play"].startswith("In reverse, with the table's bots (normal) every game was the same as in base, "
+                                  "card for card: the rule never came into play with these bots; with normal "
+                                  "against random (the skill measure's games) the rule came into play: ")
+    assert d["findings"][0] == own["play"]
+    assert {"key": "replacements_while_winning", "label": "replacements while winning"} in d["never_happened"]
+    assert "stats.replacements_while_winning_per_round" not in d["metrics"]
+    page = report.read_text(encoding="utf-8")
+    assert html.escape(own["play"]) in page and "--bots hard" in page
+    assert html.escape("Verdict: " + own["verdict"].removeprefix("reverse: ")) in page
+    assert page.count("replacements while winning") == 1  # said once: it never happened
+    text = format_summary(d)  # what the command prints without --json
+    assert own["play"] in text and f"  {own['verdict']}" in text
+    assert text.count("replacements while winning") == 1
+
+
+def test_without_the_skill_measure_the_reverse_variant_plays_exactly_as_base() -> None:
+    out = compare("kaedama", ["base", "reverse:reverse=true"], "normal", deals=3, skill=None)
+    assert out["identical"] == ["reverse"]
+    assert out["per_variant"]["reverse"]["verdict"] == (
+        "reverse: plays exactly as base with these bots: the rule never came into play. Only 3 deals: a first look.")
+
+
+def test_a_game_is_compared_with_the_references_action_by_action() -> None:
+    bots = ["hard", "normal", "random"]
+    ref = [(0, "play 5S"), (1, "play 6S"), (2, "play 7S")]
+    assert versus(ref, ref, True, bots) == (SAME, None)
+    assert versus(ref, ref, False, bots) == (SCORES, None)
+    # a decision the reference never offered, declined: the same game card for card
+    assert versus(ref, [(0, "play 5S"), (2, "pass"), (1, "play 6S"), (2, "play 7S")], True, bots) == (SAME, None)
+    assert versus(ref, ref[:2], False, bots) == (ENDS, None)  # the variant's game ended earlier
+    assert versus(ref[:2], ref, False, bots) == (ENDS, None)
+    assert versus(ref, [(0, "play 5S"), (1, "play KS"), (2, "play 7S")], False, bots) == (PLAY, "normal")
+    assert versus(ref, [(0, "play 5S"), (2, "play 7S")], False, bots) == (PLAY, "random")  # who acts differs
+    # a pass with a card (Hearts' exchange) is a decision, not a declined one
+    assert versus([(0, "pass 2C")], [(0, "pass 3C")], False, bots) == (PLAY, "hard")
+
+
+# ---------------------------------------------------------------------------- seats by position
+def _synthetic(shifts: list[list[float]]) -> Experiment:
+    """A three-seat experiment of one-round games: in variant ``v`` the dealer (seat 0, the
+    first leader seat 1) scores ``shifts[v][i]`` in deal ``i``, the others 0; everyone wins."""
+    variants = make_variants(TOD, ["base"] + [f"v{k}" for k in range(1, len(shifts))])
+    units = []
+    for v, xs in enumerate(shifts):
+        units.append([UnitData(i, v, [(round(x * 100), 0, 0)], [0], [1], [(0, 1, 2)], (0, 1, 2), {}, [],
+                               [(SAME if v == 0 else SCORES, None)]) for i, x in enumerate(xs)])
+    return Experiment(TOD, variants, ["random"] * 3, None, 0, len(shifts[0]), 1, 3, (), units, 0.0)
+
+
+def test_seat_noise_is_corrected_for_multiplicity_and_comes_after_the_game() -> None:
+    deals = 40
+    base = [0.0] * deals
+    # v1: a dealer's edge just significant alone (p about 0.03), not among the six seat measures;
+    # v2: a large one, significant after the correction
+    weak = [1 + (2.87 if i % 2 else -2.87) for i in range(deals)]
+    strong = [5 + (1 if i % 2 else -1) for i in range(deals)]
+    out = analyze(_synthetic([base, weak, strong]))
+    family = [k for k, m in out["metrics"].items() if m["family"] == "seats by position"]
+    assert family == ["dealer_advantage", "first_leader_advantage", "edge_by_position.dealer_2",
+                      "wins_by_position.0", "wins_by_position.1", "wins_by_position.2"]
+    d = out["metrics"]["dealer_advantage"]["diffs"]["v1"]
+    assert d["ci95"][0] > 0 and d["p"] < 0.05 <= d["p_holm"]  # alone it would be "significant"
+    assert d["verdict"] == "inconclusive" and d["sentence"] is None
+    assert any(x["metric"] == "dealer_advantage" and x["variant"] == "v1" and
+               "excludes zero, but not once corrected for the 6 seat-by-position comparisons (Holm" in x["text"]
+               for x in out["inconclusive"])
+    game = out["metrics"]["points_per_round"]["diffs"]["v1"]  # a game-level measure is not corrected
+    assert game["verdict"] == "higher" and "p_holm" not in game
+    s = out["metrics"]["dealer_advantage"]["diffs"]["v2"]
+    assert s["verdict"] == "higher" and s["p_holm"] < 0.05
+    assert s["sentence"].endswith("; Holm-corrected over the 6 seat-by-position measures).")
+    v2 = out["per_variant"]["v2"]["findings"]
+    assert v2.index(out["metrics"]["points_per_round"]["diffs"]["v2"]["sentence"]) < v2.index(s["sentence"])
+    assert out["findings"].index(v2[0]) < out["findings"].index(s["sentence"])
+    line = out["per_variant"]["v2"]["verdict"]
+    assert "only the scores changed; changes the game: points per round (a seat) +" in line
+
+
+def test_holm_adjusts_in_the_input_order() -> None:
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.001]) == pytest.approx([0.5, 0.002])
+    assert holm([]) == []
+    ci = mean_ci([1.0, 2.0, 3.0, 2.5])
+    assert (ci.low > 0) == (ci.p_value < 0.05)
+    assert mean_ci([0.0, 0.0]).p_value == 1.0 and mean_ci([1.0, 1.0]).p_value == 0.0
+
+
+def test_positions_follow_the_first_leader_when_it_is_not_the_seat_after_the_dealer() -> None:
+    """Hearts' first leader holds 2♣, wherever the dealer sits: its seats are measured too."""
+    out = compare("hearts", ["a", "b"], "random", deals=6, skill=None, seed=1)
+    keys = [k for k, m in out["metrics"].items() if m["family"]]
+    assert keys[:8] == ["dealer_advantage", "edge_by_position.dealer_1", "edge_by_position.dealer_2",
+                        "edge_by_position.dealer_3", "first_leader_advantage", "edge_by_position.leader_1",
+                        "edge_by_position.leader_2", "edge_by_position.leader_3"]
+    label = out["metrics"]["edge_by_position.leader_2"]["label"]
+    assert label == "edge of the 2nd after the first leader (points/round)"
+
+
+def test_games_won_by_position_share_every_game(twins: dict[str, Any]) -> None:
+    for name in ("a", "b", "survival"):
+        won = [twins["metrics"][f"wins_by_position.{p}"]["values"][name]["mean"] for p in range(3)]
+        assert sum(won) == pytest.approx(1.0)
+
+
+# ---------------------------------------------------------------------------- counters in words
+def test_counters_are_reported_in_words_and_never_by_their_keys(twins: dict[str, Any]) -> None:
+    page = render(twins)
+    text = format_summary(twins)
+    labels = L.load(make_game(TOD), "en")
+    for key in make_game(TOD).STAT_KEYS:
+        if key in {x["key"] for x in twins["never_happened"]}:
+            continue
+        m = twins["metrics"][f"stats.{key}_per_round"]
+        assert m["label"] == f"{labels.stat_label(key)} per round" and m["group"] == "rules in play"
+        if "_" in key:  # a raw name such as survival_points, never a word a designer reads
+            assert key not in m["label"] + m["description"] and key not in page and key not in text
+    assert "zombies risen per round" in page and "points for surviving hearts per round" in text

@@ -22,10 +22,12 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from torite.engine import State
+from torite.present.labels import load as labels_of
 from torite.server.app import create_app
 from torite.server.limits import ServerLimits
 
 from .harness import Case, LeakJudge, Viewer, card_mentions, cards_text, cases, require, who
+from .words import rich_problems
 
 Msg = dict[str, Any]
 HUMAN = 0
@@ -100,6 +102,9 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
                 m = receive_until(ws, my_turn(m["n"]), seen[HUMAN])
             if m["over"] or table.state.rounds_played >= 1:
                 break
+            if rng.random() < 0.3:  # a hint now and then: built from the person's view only
+                ws.send_json({"type": "hint"})
+                receive_until(ws, lambda x: x.get("type") in ("hint", "error"), seen[HUMAN])
             ws.send_json({"type": "act", "action": rng.choice(m["legal"])["text"]})
             # the ack counts the person's action; an error (a view already stale: the bots moved
             # during a simultaneous phase) is followed by the current state
@@ -127,17 +132,54 @@ def test_no_message_of_a_web_table_names_a_card_its_reader_may_not_know(client: 
         states = [m for m in messages if is_state(m)]
         assert states, f"{who(viewer)} received no state"
         for m in states:
-            view = {k: v for k, v in m.items() if k not in ("log", "legal")}
+            view = {k: v for k, v in m.items() if k not in ("log", "legal", "decision")}
             known = judge.known_after[m["n"]][viewer]
             extra = card_mentions(view) & ~known
-            extra |= card_mentions(m.get("legal", [])) & ~known & ~(offered[m["n"]] if viewer == HUMAN else 0)
+            # the decision groups the legal actions: both may name a card to call from the deck
+            choices = [m.get("legal", []), m.get("decision") or {}]
+            extra |= card_mentions(choices) & ~known & ~(offered[m["n"]] if viewer == HUMAN else 0)
             if extra:
                 leaks.append(f"after {m['n']} actions {who(viewer)} was sent {cards_text(extra)}")
             for line in m["log"]:
-                extra = card_mentions(line["text"]) & ~judge.event_known[viewer][line["i"]]
+                extra = card_mentions([line["text"], line.get("explain")]) & ~judge.event_known[viewer][line["i"]]
                 if extra:
                     leaks.append(f"{who(viewer)} was sent the log line {line['text']!r} naming {cards_text(extra)}")
+        for h in (x for x in messages if x.get("type") == "hint"):
+            # a hint names one of the person's legal actions and the bot's reason for it
+            extra = card_mentions([h["action"], h["label"], h["reason"]]) & ~judge.known_after[h["n"]][viewer] \
+                & ~offered[h["n"]]
+            if extra:
+                leaks.append(f"after {h['n']} actions the hint named {cards_text(extra)}")
     assert not leaks, "\n".join(dict.fromkeys(leaks))
+    assert not _notation(game, seen[HUMAN]), "\n".join(_notation(game, seen[HUMAN])[:20])
+
+
+def _notation(game: Any, messages: list[Msg]) -> list[str]:
+    """What the web table was sent to show (status rows, the last trick, buttons, log lines) as
+    rich text in every language: none of it is notation (the table draws tokens, never guesses)."""
+    ids = frozenset({a["kind"] for m in messages if is_state(m) for a in m["legal"]})
+    found: dict[str, None] = {}
+    for m in (x for x in messages if is_state(x)):
+        shown: list[tuple[str, str, Any]] = []
+        for lang, rows in m["status"].items():
+            shown += [(lang, f"status {k}", v) for k, v, *_ in rows]
+        for group in ("cards", "actions"):
+            shown += [(lang, f"reason for {key}", rich) for key, by_lang in m["reasons"][group].items()
+                      for lang, rich in by_lang.items()]
+        shown += [(lang, "goal", rich) for lang, rich in m["goal"].items()]
+        for lang, rows in m["last_trick"].items():
+            shown += [(lang, f"last trick {k}", v) for k, v in rows]
+        shown += [(lang, f"button {a['text']}", rich) for a in m["legal"] for lang, rich in a["label"].items()]
+        shown += [(lang, f"log line {line['i']}", rich) for line in m["log"] for lang, rich in line["text"].items()]
+        for lang, where, rich in shown:
+            for p in rich_problems(rich, labels_of(game, lang), ids):
+                found[f"[{lang}] {where}: {p}"] = None
+    for h in (x for x in messages if x.get("type") == "hint"):
+        for part in ("label", "reason"):
+            for lang, rich in (h[part] or {}).items():
+                for p in rich_problems(rich, labels_of(game, lang), ids):
+                    found[f"[{lang}] hint {part}: {p}"] = None
+    return list(found)
 
 
 def _named_by_legal(state: State) -> int:

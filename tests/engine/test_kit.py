@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from torite.cards import card_str, parse_card
-from torite.engine.base import Action
+from torite.engine.base import Action, Bounds
 from torite.engine.kit import CARD, LIST, PLAY, REST, Field, Pile, Place, Role, TrickGame, TrickState
 from torite.engine.phases import Card, Phase
 
@@ -37,6 +37,9 @@ class Named(TrickGame):
     @property
     def hand_size(self) -> int:
         return 2
+
+    def bounds(self) -> Bounds:
+        return Bounds((0, 0), 1 + 6)
 
 
 class NamedState(TrickState):

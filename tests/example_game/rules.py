@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from torite.cards import card_str
-from torite.engine.base import Action
+from torite.engine.base import Action, Bounds
 from torite.engine.kit import (
     CARD,
     CONTRACT,
@@ -33,6 +33,7 @@ from torite.engine.kit import (
     TrickState,
 )
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 
 LADDER: Final = Ladder((1, 2, 3), ("C", "D", "H", "S", "NT"))  # low to high; C D H S are the suits 0..3
@@ -81,6 +82,13 @@ class BidAndCall(TrickGame):
     @property
     def hand_size(self) -> int:
         return 3
+
+    def bounds(self) -> Bounds:
+        """A side scores its level (at most 3), doubled or redoubled: ±12.  Decisions: the
+        auction's bids rise (15 at most), each may be doubled and redoubled, and at most 2
+        passes come between two other calls (a third ends the auction); the call; 9 cards."""
+        calls = 3 * len(BIDS)
+        return Bounds((-12, 12), calls + 2 * (calls + 1) + 1 + 9)
 
 
 class BidAndCallState(TrickState):
@@ -185,7 +193,7 @@ class BidAndCallState(TrickState):
 
     def score_round(self) -> dict[str, Any]:
         if self.contract is None:
-            return {"made": None}
+            return {"made": None, "summary": summary()}
         if not self.partner_shown:  # the called card was never played: nobody held it
             self.reveal_partner()
         side = self.side()
@@ -196,7 +204,9 @@ class BidAndCallState(TrickState):
             self.round_points[s] += points
         self.counters["made"] += int(made)
         self.counters["alone"] += int(len(side) == 1)
-        return {"made": made}
+        steps = [[step("level", level, "="), *(step("doubled", 2) for _ in range(self.doubled)),
+                  step("made" if made else "down", 1 if made else -1)] if s in side else [] for s in range(self.n)]
+        return {"made": made, "summary": summary([row("tricks", self.tricks_won, adds=False)], steps)}
 
     def game_over(self) -> bool:
         return True  # one round

@@ -26,6 +26,7 @@ from torite.games.glapgos.rules import (
     odd_trick_points,
 )
 from torite.record import replay, start_record
+from torite.testing import why
 
 from .helpers import (
     DEALER,
@@ -386,6 +387,7 @@ def test_a_lead_is_any_single_or_set_of_a_rank_each_distinct_set_its_own_action(
     assert len(legal) == 7 + 3 + 3 + 6  # 5s: 7 sets; K and 3: 3 each; 6 other singles
     with pytest.raises(IllegalAction):
         st.apply(0, Action.parse("play 5C KC"))  # no runs, no mixed ranks
+    assert why(st, "play 5C KC") == "one_rank"
 
 
 def test_a_reply_is_as_many_cards_of_a_higher_rank_or_a_pass_worked_example() -> None:
@@ -394,6 +396,7 @@ def test_a_reply_is_as_many_cards_of_a_higher_rank_or_a_pass_worked_example() ->
     do(st, 0, "play 5C 5D")
     reply = {str(a) for a in st.legal_actions(1)}
     assert reply == {"play 9C 9D", "play 7C 7D", "play 7C 7H", "play 7D 7H", "pass"}
+    assert why(st, "play 9C") == "climb_count"
     do(st, 1, "play 9C 9D")
     do(st, 0, "play KC KD")
     assert st.legal_actions(1) == [PASS]
@@ -408,9 +411,11 @@ def test_a_reply_is_as_many_cards_of_a_higher_rank_or_a_pass_worked_example() ->
 
 def test_suits_do_not_matter_in_the_play_off_and_equal_rank_does_not_beat() -> None:
     st = _playoff(P0, P1)
+    assert why(st, "pass") == "lead_no_pass"
     do(st, 0, "play 4S")
     reply = {str(a) for a in st.legal_actions(1)}
     assert "play 4C" not in reply and "play 6C" in reply and "play QH" in reply
+    assert why(st, "play 4C") == "climb_higher"
 
 
 def test_the_first_player_out_scores_10_plus_the_cards_the_other_still_holds() -> None:
@@ -536,7 +541,8 @@ def test_the_stats_keys_of_the_issue_are_counted() -> None:
     st = new_state(max_rounds=1)
     _play_randomly(st)
     stats = st.stats()
-    assert set(stats) == {"meld_points", "trick_points", "playoff_points", "bonus", "bid_ties"}
+    assert set(stats) == {"meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds",
+                          "playoff_passes"}
     assert stats["meld_points"] + stats["trick_points"] + stats["playoff_points"] + stats["bonus"] == sum(st.scores)
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from torite.engine import labels
 from torite.games.good_cop.rules import GoodCop, GoodCopState
+from torite.present import labels
 
 from .helpers import play, start
 
@@ -19,7 +19,7 @@ def test_the_table_shows_trump_penalty_suit_and_turned_cards_to_everyone() -> No
     for viewer in (0, None):
         shown = rows(state, viewer)
         assert shown["trump"] == "♦ diamonds" and shown["penalty suit"] == "♦ diamonds (also trump)"
-        assert shown["turned cards"] == "4D JD"
+        assert shown["turned cards"] == "♦4 ♦J"
     assert rows(state, 0, "ja")["切り札"] == "♦ダイヤ"
 
 

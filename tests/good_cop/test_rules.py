@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop's rules and rulings (``rules.en.md``), one test a rule, the worked examples
+"""Good Cop's rules and rulings (``rules.en.md``), one test a rule, the worked examples
 included.  What each seat may know of the teams is in ``test_hidden_teams.py``; what every game
 must do (random games, clones, records, card leaks) is the conformance suite's."""
 
@@ -22,6 +22,7 @@ from torite.games.good_cop.rules import (
     suits_from_turned,
     winning_index,
 )
+from torite.testing import why
 
 from .helpers import deal, finish_deal, holder, legal, play, start
 
@@ -37,7 +38,7 @@ def cards(text: str) -> list[int]:
 def test_the_game_is_registered_for_four_players_with_54_cards_13_each() -> None:
     game = make_game("good-cop")
     assert isinstance(game, GoodCop)
-    assert game.title == "Good Cop, Bad Cop" and game.num_players == 4
+    assert game.title == "Good Cop" and game.num_players == 4
     assert sorted(game.deck) == list(range(54)) and game.hand_size == 13
 
 
@@ -144,6 +145,7 @@ def test_a_player_who_can_follow_suit_must() -> None:
     assert "5D" not in legal(state) and "AS" in legal(state)
     with pytest.raises(IllegalAction, match="must follow"):
         state.apply_text(1, "play 5D")
+    assert why(state, "5D") == "follow"
 
 
 def test_a_player_who_cannot_follow_may_play_any_card() -> None:
@@ -185,7 +187,7 @@ def test_the_first_of_two_jokers_wins_and_a_joker_beats_the_ace_of_trumps() -> N
 def test_ruling_c1_a_joker_follows_trumps_and_one_with_no_other_trump_must_play_it() -> None:
     state = start(HC, {0: "AH", 1: "JK1 2S"}, voids={1: "H"})
     play(state, "AH")
-    assert legal(state) == {"JK1"}
+    assert legal(state) == {"JK1"} and why(state, "2S") == "follow_trump"
 
 
 def test_ruling_c1_with_trumps_led_a_joker_or_any_trump_may_follow() -> None:
@@ -200,6 +202,7 @@ def test_ruling_c1_a_player_holding_the_plain_suit_led_may_not_play_a_joker() ->
     assert "JK1" not in legal(state)
     with pytest.raises(IllegalAction):
         state.apply_text(1, "play JK1")
+    assert why(state, "JK1") == "joker_is_trump" and why(state, "5S") is None
 
 
 def test_ruling_c1_a_led_joker_is_a_lead_of_trumps() -> None:

@@ -7,6 +7,11 @@ set of cards to the same seat and (in every fourth game, to keep the test fast) 
 pyspiel's state says (``to_json``): the hands, the cards each seat has chosen to pass and, once
 they change hands, received, the points taken so far and whether hearts are broken; at the end
 torite's ``26 - points`` must be pyspiel's returns.
+
+Then through the OpenSpiel adapter, as an algorithm sees the two games: ``python_torite_hearts``
+dealing card by card (``chance=deal``) takes pyspiel's chance outcomes (the pass direction, each
+card dealt), offers the same chance outcomes and the same legal moves at every node, and returns
+exactly what ``hearts`` returns, with the same utility bounds and game length.
 """
 
 from __future__ import annotations
@@ -109,3 +114,42 @@ def test_a_thousand_random_openspiel_games_have_the_same_moves_and_returns_in_to
     # every pass direction met, so both phases were compared, and moons were shot (4 with this seed)
     assert set(directions) == set(DIRECTIONS)
     assert moons > 0
+
+
+ADAPTER_TRAJECTORIES = 250
+
+
+def test_the_adapters_hearts_deals_plays_and_returns_as_openspiels() -> None:
+    from torite.adapters import openspiel as adapter
+
+    theirs = pyspiel.load_game("hearts")
+    ours = adapter.load("hearts", chance="deal")
+    assert (ours.min_utility(), ours.max_utility()) == (theirs.min_utility(), theirs.max_utility())
+    assert ours.max_game_length() == theirs.max_game_length()
+    assert ours.max_chance_outcomes() == theirs.max_chance_outcomes() == 52
+    space = ours.spec.actions
+    rng = random.Random(20261201)
+    moons = 0
+    for _ in range(ADAPTER_TRAJECTORIES):
+        st, mine = theirs.new_initial_state(), ours.new_initial_state()
+        while not st.is_terminal():
+            assert mine.current_player() == st.current_player() and not mine.is_terminal()
+            if st.is_chance_node():
+                dealt = len(st.history()) > 0  # the first node is the pass direction
+                as_ours = (lambda c: to_torite(c)) if dealt else (lambda c: c)
+                assert sorted(as_ours(c) for c, _ in st.chance_outcomes()) == sorted(
+                    c for c, _ in mine.chance_outcomes())
+                outcome = chance(st, rng)
+                st.apply_action(outcome)
+                mine.apply_action(as_ours(outcome))
+                continue
+            kind = "pass" if mine.torite.phase == "pass" else "play"
+            ids = {c: space.index(Action(kind, 1 << to_torite(c))) for c in st.legal_actions()}
+            assert sorted(ids.values()) == mine.legal_actions()
+            action = rng.choice(st.legal_actions())
+            st.apply_action(action)
+            mine.apply_action(ids[action])
+        assert mine.is_terminal()
+        assert mine.returns() == list(st.returns())
+        moons += 26.0 in st.returns() and list(st.returns()).count(0.0) == 3
+    assert moons > 0, "a moon shot met, so its returns were compared too"

@@ -12,6 +12,7 @@ import pytest
 from torite.cards import card_str, mask_of_texts
 from torite.engine.base import Action, IllegalAction
 from torite.games.hearts.rules import DIRECTIONS, Hearts, HeartsState
+from torite.testing import why
 
 from .deals import (
     ALL_ONE_SUIT,
@@ -41,8 +42,9 @@ def test_the_holder_of_the_two_of_clubs_leads_it_and_nothing_else() -> None:
     st = new(CLUBS_AND_HEARTS)
     assert st.phase == "play" and st.to_act() == (0,)
     assert legal(st, 0) == ["2C"]
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as refused:
         st.apply(0, Action.parse("play 3C"))
+    assert refused.value.refusal == ("lead_two_clubs", {}) and why(st, "3C") == "lead_two_clubs"
 
 
 def test_players_must_follow_the_suit_led() -> None:
@@ -51,6 +53,7 @@ def test_players_must_follow_the_suit_led() -> None:
     assert legal(st, 1) == cards(suit("C", "9-A"))
     with pytest.raises(IllegalAction, match="follow"):
         st.apply(1, Action.parse("play 2H"))
+    assert why(st, "2H") == "follow"
 
 
 def test_on_the_first_trick_no_heart_or_queen_of_spades_while_the_hand_has_anything_else() -> None:
@@ -63,6 +66,7 @@ def test_on_the_first_trick_no_heart_or_queen_of_spades_while_the_hand_has_anyth
     for bad in ("QS", "9H"):
         with pytest.raises(IllegalAction):
             st.apply(3, Action.parse(f"play {bad}"))
+        assert why(st, bad) == "no_points_first_trick"
 
 
 def test_on_the_first_trick_a_hand_of_hearts_and_the_queen_may_play_any_of_them() -> None:
@@ -82,6 +86,7 @@ def test_hearts_may_not_be_led_before_they_are_broken_and_the_queen_breaks_them(
     assert legal(st, 1) == cards(suit("C", "9-K"))  # no hearts while clubs remain
     with pytest.raises(IllegalAction):
         st.apply(1, Action.parse("play 2H"))
+    assert why(st, "2H") == "hearts_not_broken"
     play(st, "9C", "9D", "QS")  # seat 3 discards Q♠: hearts are broken at once (ruling H3)
     assert st.hearts_broken
     assert legal(st, 0) == cards(suit("C", "3-8"))  # seat 0 must still follow clubs

@@ -328,8 +328,10 @@ def test_max_rounds_stops_the_game_early() -> None:
 def test_stats_count_replacements_reversals_and_tricks() -> None:
     st = example_state()
     do(st, "play 9S", "play KS", "play QC", "replace", "replace", "replace")
-    assert set(st.stats()) == set(Kaedama.STAT_KEYS) == {"replacements", "reversals", "tricks"}
-    assert st.stats() == {"replacements": 3.0, "reversals": 1.0, "tricks": 1.0}
+    assert set(st.stats()) == set(Kaedama.STAT_KEYS) == {"replacements", "replacements_while_winning", "reversals",
+                                                         "turned_card_drawn", "tricks"}
+    assert st.stats() == {"replacements": 3.0, "replacements_while_winning": 0.0, "reversals": 1.0,
+                          "turned_card_drawn": 0.0, "tricks": 1.0}
 
 
 def test_winning_is_judged_as_if_the_trick_were_decided_now_ruling_k3() -> None:

@@ -25,6 +25,7 @@ from torite.games.mighty.rules import (
     payments,
     winning_index,
 )
+from torite.testing import why
 
 from .helpers import act, deal, elect, legal, mask, play, playable, setup, start
 
@@ -175,8 +176,9 @@ def test_a_bid_must_be_higher_and_no_trump_beats_the_same_number_in_a_suit() -> 
     act(state, "bid 15 H")
     bids = legal(state)
     assert "bid 15 S" not in bids and "bid 15 C" not in bids and "bid 15 NT" in bids and "bid 16 C" in bids
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction) as refused:
         state.apply_text(1, "bid 14 NT")
+    assert refused.value.refusal == ("bid_higher", {"contract": "15 H"}) and why(state, "bid 15 S") == "bid_higher"
     act(state, "bid 15 NT")
     assert "bid 15 NT" not in legal(state) and "bid 16 C" in legal(state)
 
@@ -267,6 +269,7 @@ def test_a_contract_change_costs_two_for_another_suit_one_for_no_trump_and_never
     contracts = [a.split(" ", 1)[1] for a in legal(state)]
     assert sorted(contracts) == sorted(["19 C", "20 C", "19 D", "20 D", "19 S", "20 S", "17 H", "18 H", "19 H",
                                         "20 H", "18 NT", "19 NT", "20 NT"])
+    assert why(state, "contract 18 C") == "contract_at_least" and why(state, "contract 17 NT") == "contract_at_least"
     act(state, "contract 18 NT")
     assert str(state.contract) == "18 NT" and state.trump == -1 and state.phase == "friend"
     state = start([deal({})])
@@ -345,10 +348,12 @@ def test_the_president_leads_trick_1_never_the_joker_nor_a_trump_unless_holding_
     state = setup({0: "JK AH KH 2H 3H AC 2C 3C 4C 5C"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
     assert state.to_act() == (0,) and state.leader == 0
     assert playable(state) == {"AC", "2C", "3C", "4C", "5C"}
+    assert why(state, "JK") == "joker_leads_first_trick" and why(state, "AH") == "trump_leads_first_trick"
     state = setup({0: "JK AH KH QH JH 10H 9H 8H 7H 6H"}, bid="13 H", kitty="2D 3D 4D", discards="2D 3D 4D")
     assert playable(state) == {"AH", "KH", "QH", "JH", "10H", "9H", "8H", "7H", "6H"}
     state = setup({0: "JK AH KH 2H 3H AC 2C 3C 4C 5C"}, bid="13 NT", kitty="2D 3D 4D", discards="2D 3D 4D")
     assert "AH" in playable(state) and "JK" not in playable(state)
+    assert why(state, "JK") == "joker_leads_first_trick" and why(state, "AH") is None
 
 
 def test_the_mighty_and_joker_may_be_played_instead_of_following() -> None:
@@ -356,6 +361,7 @@ def test_the_mighty_and_joker_may_be_played_instead_of_following() -> None:
                   bid="13 C", kitty="2D 3D 4D", discards="2D 3D 4D", contract="15 D")
     play(state, "2H")
     assert playable(state) == {"AS", "JK", "4H", "5H"}
+    assert why(state, "2C") == "follow" and why(state, "AS") is None
     play(state, "AS")
     assert state.voids[1] == 0  # the Mighty shows no void in hearts
 
@@ -395,7 +401,7 @@ def test_a_joker_call_forces_the_joker_and_takes_its_power_but_not_in_trick_1() 
     act(state, "call")
     assert state.called and state.counters["joker_calls"] == 1
     play(state, sorted(playable(state))[0])  # seat 1
-    assert playable(state) == {"JK"}
+    assert playable(state) == {"JK"} and why(state, "2C") == "joker_called"
     play(state, "JK")
     while len(state.history) < 2:
         play(state, sorted(playable(state))[0])
@@ -449,6 +455,7 @@ def test_joker_first_trick_forbidden_keeps_the_joker_out_of_trick_1() -> None:
     play(state, "2H")
     assert "JK" not in playable(state) and playable(state) == {"2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C",
                                                                  "10C"}
+    assert why(state, "JK") == "joker_first_trick_forbidden"
 
 
 def test_joker_last_trick_forbidden_makes_its_holder_play_it_in_trick_9_m5() -> None:
@@ -459,8 +466,10 @@ def test_joker_last_trick_forbidden_makes_its_holder_play_it_in_trick_9_m5() -> 
         while not state.is_over() and not checked:
             seat = state.to_act()[0]
             if state.phase == "play" and len(state.history) == 8 and state.hands[seat] >> 52 & 1:
-                opts = {str(a) for a in state.legal_actions(seat)}
+                opts = {state.game.action_text(a) for a in state.legal_actions(seat)}
                 assert (opts == {"play JK"}) == forced or (not forced and len(opts) == 1)
+                other = next(c for c in range(52) if state.hands[seat] >> c & 1)
+                assert not forced or why(state, state.game.card_text(other)) == "joker_before_last_trick"
                 checked = True
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         if forced:
@@ -678,7 +687,8 @@ def test_a_game_is_deals_deals_and_the_highest_total_wins() -> None:
 
 def test_stats_hold_the_issues_keys() -> None:
     assert Mighty.STAT_KEYS == ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run",
-                                "back_run", "joker_calls", "party_points", "president_points")
+                                "back_run", "joker_calls", "party_points", "president_points", "first_trick_friend",
+                                "fake_friend")
     state = make_game("mighty").new_state(2, max_rounds=1)
     rng = random.Random(0)
     while not state.is_over():

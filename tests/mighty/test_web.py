@@ -53,12 +53,13 @@ def test_a_person_plays_a_deal_against_four_bots_with_words_in_three_languages(c
             if "bid" in kind:
                 bids = [a for a in legal if a["kind"] == "bid"]
                 assert all(not a["cards"] and a["arg"].split()[0].isdigit() for a in bids)
-                assert bids[0]["label"]["ko"].endswith("공약")
+                level, denom = bids[0]["arg"].split()
+                assert bids[0]["label"]["ko"] == [{"t": "contract", "level": int(level), "denom": denom}, " 공약"]
                 pick = bids[0]  # outbid everyone: the person becomes the president
             elif "friend" in kind:
                 named = [a for a in legal if a["cards"]]
                 assert len(named) == 53 and {a["arg"] for a in legal if not a["cards"]} == {"first-trick", "none"}
-                assert next(a for a in legal if a["arg"] == "first-trick")["label"]["ko"] == "초구 프렌드"
+                assert next(a for a in legal if a["arg"] == "first-trick")["label"]["ko"] == ["초구 프렌드"]
                 pick = next(a for a in named if a["cards"] == ["AS"])
             else:
                 pick = rng.choice(legal)

@@ -4,6 +4,7 @@ whose partner or half-partner this deal, what the deal pays, and why a trick was
 from __future__ import annotations
 
 from torite.games.seconds.rules import Seconds, SecondsState
+from torite.present import labels
 
 from .deals import E, N, S, W, hands_with, play, state, suit
 
@@ -11,7 +12,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dan"]
 
 
 def rows(st: SecondsState, seat: int | None, lang: str = "en") -> dict[str, str]:
-    return dict(st.game.status(st.observation(seat), lang=lang, names=NAMES))
+    return dict(labels.status(st.game, st.observation(seat), lang, NAMES))
 
 
 def at_deal(kind: int, north: int = 0) -> SecondsState:
@@ -24,7 +25,7 @@ def test_the_table_names_the_deal_and_the_seats_by_compass() -> None:
     st = at_deal(3, north=2)
     r = rows(st, 0)
     assert r["deal"] == "3 of 8"
-    assert r["seats"] == "N Cat · E Dan · S Ann · W Ben"
+    assert r["seats"] == "North Cat · East Dan · South Ann · West Ben"
     assert rows(st, 0, "ja")["席"] == "北 Cat・東 Dan・南 Ann・西 Ben"
 
 
@@ -72,12 +73,12 @@ def test_the_log_says_why_a_trick_was_won() -> None:
     st = state(hands_with({E: suit("S"), S: ["KH"], W: ["KD"], N: ["3C"]}), kind=1)
     play(st, "5S", "KH", "KD", "3C")
     trick = next(e for e in reversed(st.events) if e.kind == "trick")
-    text = st.game.event_text(trick, names=NAMES)
-    assert text is not None and text.startswith("Dan wins the trick (5S KH KD 3C): nobody followed")
-    facts = dict(st.game.labels("en").trick_facts(st.history[0], NAMES))
+    text = labels.event_text(st.game, trick, names=NAMES)
+    assert text is not None and text.startswith("Dan wins the trick (♠5 ♥K ♦K ♣3): nobody followed")
+    facts = dict(labels.load(st.game, "en").trick_facts(st.history[0], NAMES))
     assert facts["winner"] == "Dan" and "played second" in facts["why"]
     arrangement = next(e for e in st.events if e.kind == "arrangement")
-    assert st.game.event_text(arrangement, names=NAMES) == (
+    assert labels.event_text(st.game, arrangement, names=NAMES) == (
         "deal 1 of 7, dealt by Ann: partners Ann + Cat against Ben + Dan")
-    ja = st.game.event_text(arrangement, lang="ja", names=NAMES)
+    ja = labels.event_text(st.game, arrangement, "ja", NAMES)
     assert ja == "ディール1／7（ディーラー Ann）：パートナーは Ann＋Cat 対 Ben＋Dan"

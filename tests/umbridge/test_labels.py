@@ -3,8 +3,9 @@ its cards, the score sheet; each seat is told its own secrets only."""
 
 from __future__ import annotations
 
-from torite.engine import labels
 from torite.games.umbridge.rules import Umbridge, UmbridgeState
+from torite.present import labels
+from torite.present.labels import load as labels_of
 
 from .helpers import act, keep_both, start, suits_deal
 from .test_rules import worked_trick_deal
@@ -21,8 +22,8 @@ def test_the_dummy_is_shown_face_down_then_by_its_cards_and_who_plays_it() -> No
     assert shown["dummy"] == "face down (13 cards)" and shown["bridge"] == "13 cards face down"
     act(state, (0, "pass"), (1, "bid 2 S"), (0, "pass"), (1, "done"), (0, "done"))
     shown = rows(state, None)
-    assert shown["contract"] == "2 S by seat 1" and shown["dummy played by"] == "seat 1"
-    assert shown["dummy"].split()[:3] == ["KC", "AD", "2H"]  # face up, in order
+    assert shown["contract"] == "2♠ by seat 1" and shown["dummy played by"] == "seat 1"
+    assert shown["dummy"].split()[:3] == ["♣K", "♦A", "♥2"]  # face up, in order
     assert rows(state, 0, "ja")["ダミー"] == shown["dummy"]
 
 
@@ -31,8 +32,8 @@ def test_a_seat_is_told_its_own_umbrage_discards_and_given_up_hand_only() -> Non
     act(state, (0, "umbrage"))
     assert rows(state, 0)["your choice"] == "you take umbrage" and "your choice" not in rows(state, 1)
     act(state, (1, "keep"), (0, "bid 1 C"), (1, "pass"), (0, "discard 2C"), (0, "done"))
-    assert rows(state, 0)["your discards"] == "2C" and "your discards" not in rows(state, 1)
-    assert rows(state, 0)["you gave up"].startswith("2S 3S") and "you gave up" not in rows(state, None)
+    assert rows(state, 0)["your discards"] == "♣2" and "your discards" not in rows(state, 1)
+    assert rows(state, 0)["you gave up"].startswith("♠2 ♠3") and "you gave up" not in rows(state, None)
     assert rows(state, 1)["cards drawn"] == "seat 0: 1; seat 1: 0"
 
 
@@ -49,7 +50,7 @@ def test_events_are_told_in_words() -> None:
     state = start([worked_trick_deal()], dealer=0)
     keep_both(state)
     act(state, (0, "pass"), (1, "bid 2 S"), (0, "pass"), (1, "done"), (0, "done"), (0, "play KH"), (1, "play 3H"))
-    lab = Umbridge.labels("en")
+    lab = labels_of(Umbridge, "en")
     lines = [lab.event_text(e) for e in state.events if e.visible_to(None)]
-    assert "seat 1 bids 2 S" in lines and "seat 1 plays 3H from the dummy" in lines
+    assert "seat 1 bids 2♠" in lines and "seat 1 plays ♥3 from the dummy" in lines
     assert "nobody took umbrage" in lines and any(x.startswith("the dummy is turned face up") for x in lines)

@@ -9,6 +9,7 @@ import pytest
 from torite.engine.base import ALL_SEATS, Action, IllegalAction, OptionError
 from torite.engine.registry import make_game
 from torite.games.umbridge.rules import Umbridge, respread_cards, trick_order
+from torite.testing import why
 
 from .helpers import act, keep_both, legal, mixed_deal, play_out, quick_contract, start, suit, suits_deal
 
@@ -144,6 +145,7 @@ def test_a_bid_must_outrank_the_last_and_only_the_opponent_may_double() -> None:
     with pytest.raises(IllegalAction):
         state.apply(1, Action.parse("redouble"))
     assert state.observation(1) == before
+    assert why(state, "bid 2 D") == "bid_higher" and why(state, "redouble") == "redouble_own_doubled"
 
 
 def test_only_the_doubled_bidder_may_redouble_and_a_redouble_must_be_followed_by_a_pass_U12() -> None:
@@ -152,8 +154,10 @@ def test_only_the_doubled_bidder_may_redouble_and_a_redouble_must_be_followed_by
     act(state, (0, "bid 2 H"), (1, "double"))
     calls = legal(state, 0)
     assert "redouble" in calls and "double" not in calls and "pass" in calls and "bid 2 S" in calls
+    assert why(state, "double") == "double_own"
     act(state, (0, "redouble"))
     assert legal(state, 1) == ["pass"] and state.doubled == 2
+    assert why(state, "bid 3 S") == "pass_after_redouble"
 
 
 def test_a_pass_after_a_contract_starts_a_draw_round_led_by_the_last_bidder_up_to_half_the_bridge_U4() -> None:
@@ -165,6 +169,7 @@ def test_a_pass_after_a_contract_starts_a_draw_round_led_by_the_last_bidder_up_t
     for card in suit("S")[:6]:
         act(state, (0, f"discard {card}"))
     assert legal(state) == ["done"]  # U13: the limit reached, done is the only call
+    assert why(state, "discard 8S") == "discard_limit"
     act(state, (0, "done"))
     assert state.observation(0)["hand"] == suit("C")[:6] + suit("S")[6:]  # drawn from the top
     assert len(state.bridge) == 7 and len(state.discards) == 6
@@ -334,6 +339,7 @@ def test_only_the_controller_may_play_the_dummy_and_only_the_dummy_s_cards() -> 
     for bad in ((0, "play 3H"), (1, "play AH"), (1, "play KC")):  # not its turn; a hand card; must follow
         with pytest.raises(IllegalAction):
             state.apply(bad[0], Action.parse(bad[1]))
+    assert why(state, "play KC") == "follow"
 
 
 def test_a_trump_beats_the_suit_led_and_the_declarer_needs_six_plus_the_level() -> None:

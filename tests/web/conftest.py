@@ -1,20 +1,28 @@
-"""The bidding test game (Bid and Call, ``tests/example_game``: registered for the whole session
-by ``tests/conftest.py``) and a scripted bot for it, registered only while a test asks for it."""
+"""The database of the tests that run on SQLite and on PostgreSQL (``db_url``: PostgreSQL when
+``TORITE_TEST_POSTGRES`` is set, each test on a database of its own); the bidding test game (Bid
+and Call, ``tests/example_game``: registered for the whole session by ``tests/conftest.py``) and a
+scripted bot for it, registered only while a test asks for it."""
 
 from __future__ import annotations
 
+import os
 import random
+import secrets
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
 
 import torite.bots.registry as bot_registry
 from example_game.rules import BidAndCall
 from torite.engine.base import Action, Game
 from torite.engine.bot import Bot
 from torite.engine.registry import game_ids
+from torite.server.store import _with_driver
 
+PG_ENV = "TORITE_TEST_POSTGRES"
 BIDDING = BidAndCall.id
 SCRIPTED = "scripted-test"
 
@@ -50,3 +58,23 @@ def bidding_game() -> Iterator[str]:
     finally:
         bot_registry._FACTORIES.pop(SCRIPTED, None)
         bot_registry.BOT_NAMES = tuple(bot_registry._FACTORIES)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'torite.db'}"
+        return
+    admin_url = os.environ.get(PG_ENV)
+    if not admin_url:
+        pytest.skip(f"{PG_ENV} is not set (.ci/run starts PostgreSQL and sets it)")
+    name = f"torite_{secrets.token_hex(6)}"
+    admin = create_engine(_with_driver(admin_url), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()

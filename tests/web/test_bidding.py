@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from torite.engine import labels
 from torite.engine.registry import game_class, game_ids
 from torite.server.app import create_app
+from torite.testing.labels import audit, compare_languages
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -30,8 +30,8 @@ def client(bidding_game: str) -> Iterator[TestClient]:
 
 def test_the_bidding_game_plays_through_the_protocol_with_complete_labels(bidding_game: str) -> None:
     assert bidding_game in game_ids()
-    assert labels.audit(bidding_game, seeds=30) == []
-    assert labels.compare_languages(game_class(bidding_game)) == []
+    assert audit(bidding_game, seeds=30) == []
+    assert compare_languages(game_class(bidding_game)) == []
 
 
 def test_bids_and_named_cards_reach_the_seat_with_their_words(client: TestClient, bidding_game: str) -> None:
@@ -54,14 +54,15 @@ def test_bids_and_named_cards_reach_the_seat_with_their_words(client: TestClient
             if "bid" in kinds:
                 bids = [a for a in legal if a["kind"] == "bid"]
                 assert all(re.fullmatch(r"\d \S+", a["arg"]) and not a["cards"] for a in bids)
-                assert bids[-1]["label"] == {"en": "Bid 3 NT", "ja": "3 NTをビッド", "ko": "3 NT 비드"}
+                nt = {"t": "contract", "level": 3, "denom": "NT"}  # drawn "3NT" by each face
+                assert bids[-1]["label"] == {"en": ["Bid ", nt], "ja": [nt, "をビッド"], "ko": [nt, " 비드"]}
                 pick = next((a for a in legal if a["kind"] == "redouble"), None) or next(
                     (a for a in bids if a["arg"] == "2 S"), bids[-1])
             elif "call" in kinds:
                 named = {a["cards"][0] for a in legal}
                 assert len(named) == 49 and not named & set(m["hand"])  # any card but the hand's own
                 pick = next(a for a in legal if a["cards"] == ["QS"]) if "QS" in named else legal[0]
-                assert pick["label"]["en"] == f"Call {pick['cards'][0]}"
+                assert pick["label"]["en"] == ["Call ", {"t": "card", "card": pick["cards"][0]}]
             else:
                 pick = rng.choice(legal)
             n = m["n"]

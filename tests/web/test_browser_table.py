@@ -130,11 +130,14 @@ def test_the_round_summary_shows_the_rounds_numbers_then_a_rematch_seats_the_sam
         return cells
 
     assert row("row-tricks") == [str(v) for v in end["tricks"]]
-    assert row("row-reversals") == [str(v) for v in end["reversals"]]
-    assert row("row-bonus") == [str(v) for v in end["bonus"]]
+    # a row that adds nothing (no reversal, no bonus in this round) is left out
+    for key in ("reversals", "bonus"):
+        assert row(f"row-{key}") == ([str(v) for v in end[key]] if any(end[key]) else [])
     assert row("points") == [f"+{v}" if v > 0 else str(v) for v in end["points"]]
     assert row("total") == [str(v) for v in end["scores"]]
-    assert "tricks won" in page.inner_text("#round-table") and "reversals" in page.inner_text("#round-table")
+    assert "tricks won" in page.inner_text("#round-table")
+    if any(end["reversals"]):
+        assert "reversals" in page.inner_text("#round-table [data-key='row-reversals']")
     result = page.evaluate("() => window.__torite.state().result")
     winners = ", ".join(["Ann (you)", "Seat 1 · bot (random)", "Robo"][w] for w in result["winners"])
     assert page.inner_text("#final-winners") == f"Winner: {winners}"
@@ -228,6 +231,9 @@ def test_a_phone_sized_table_fits_the_screen(server: str, browser: Browser) -> N
     wait_turn_or_over(page)
     take_turn(page)
     wait_turn_or_over(page)
+    # a card still sliding in from its seat may lie past the edge (clipped, never scrolled): the
+    # layout is measured once the slides are over
+    page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
     width = page.evaluate("() => document.documentElement.clientWidth")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     boxes = page.eval_on_selector_all(

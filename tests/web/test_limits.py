@@ -17,7 +17,7 @@ with warnings.catch_warnings():
 from torite.server.app import create_app
 from torite.server.limits import RateLimiter, ServerLimits
 
-from .test_server import join, new_table, play_out, token
+from .test_server import join, new_table, play_out, recv_until, token
 
 
 class FakeClock:
@@ -54,19 +54,40 @@ def test_a_client_opening_tables_too_fast_is_refused_with_429_and_nothing_is_cre
         assert c.app.state.manager.tables == before  # type: ignore[attr-defined]
 
 
-def test_a_flood_of_messages_is_told_to_slow_down_and_paced_and_nothing_is_lost() -> None:
-    with TestClient(create_app("sqlite://", limits=ServerLimits(messages_per_second=20, messages_burst=3))) as c:
+def test_a_burst_within_the_queue_is_paced_and_every_message_answered_in_order() -> None:
+    with TestClient(create_app("sqlite://", limits=ServerLimits(messages_per_second=20, messages_burst=3,
+                                                               message_queue=10))) as c:
         t = new_table(c, [{"kind": "human"}] * 3, target=1)
         with c.websocket_connect(f"/ws/tables/{t['id']}") as ws:
             join(ws, 0, token(t, 0))  # message 1 of the burst
-            for _ in range(8):
-                ws.send_json({"type": "ping"})
+            for i in range(8):
+                ws.send_json({"type": "ping" if i % 2 else "sync"})
+            ws.send_json({"type": "ping"})
             kinds: list[str] = []
-            while kinds.count("pong") < 8:
+            while kinds.count("pong") < 5:
                 m: dict[str, Any] = ws.receive_json()
                 kinds.append(m.get("code", m["type"]) if m["type"] == "error" else m["type"])
-            assert "slow_down" in kinds  # told, and every ping still answered: delayed, not dropped
-            assert kinds.index("slow_down") < len(kinds) - 1 - kinds[::-1].index("pong")
+            assert "error" not in kinds and "slow_down" not in kinds  # paced: nothing refused
+
+
+def test_messages_past_the_queue_are_refused_and_counted_and_the_socket_stays_open() -> None:
+    limits = ServerLimits(messages_per_second=5, messages_burst=1, message_queue=2)
+    with TestClient(create_app("sqlite://", limits=limits)) as c:
+        t = new_table(c, [{"kind": "human"}] * 3, target=1)
+        with c.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            for _ in range(12):
+                ws.send_json({"type": "ping"})
+            pongs, refused = 0, 0
+            while pongs + refused < 12:
+                m: dict[str, Any] = ws.receive_json()
+                if m["type"] == "pong":
+                    pongs += 1
+                else:
+                    assert m["code"] == "slow_down" and "refused" in m["message"]
+                    refused = m["refused"]  # the count so far: one notice a second at most
+            assert pongs + refused == 12 and refused > 0 and pongs >= 3  # the burst and the queue
+            ws.send_json({"type": "ping"})
+            assert recv_until(ws, lambda m: m["type"] == "pong")["type"] == "pong"  # still open
 
 
 def test_finished_tables_are_pruned_after_the_retention_and_games_in_progress_stay() -> None:

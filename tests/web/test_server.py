@@ -61,10 +61,16 @@ def recv_until(ws: Any, pred: Callable[[Msg], bool], seen: list[Msg] | None = No
 
 
 def all_langs(line: Msg) -> str:
-    """A log line in every language it is sent in (a leak in any of them is a leak)."""
+    """A log line in every language it is sent in, as JSON text with its tokens' cards (a leak in
+    any of them is a leak)."""
     texts = line["text"]
     assert isinstance(texts, dict) and {"en", "ja"} <= set(texts)
-    return "\n".join(texts.values())
+    return "\n".join(json.dumps(v, ensure_ascii=False) for v in texts.values())
+
+
+def words(rich: list[Any]) -> str:
+    """Rich text's plain parts, each token as <kind>: what a test can compare."""
+    return "".join(p if isinstance(p, str) else f"<{p['t']}>" for p in rich)
 
 
 def is_state(m: Msg) -> bool:
@@ -112,7 +118,7 @@ def test_games_api_lists_every_game_with_its_options_and_rules_pages(client: Tes
     assert tod["labels"]["en"]["phases"]["bury"]["name"] == "burial"
     assert games["kaedama"]["labels"]["ja"]["actions"]["replace"]["label"] == "替え玉"
     assert {"random", "easy", "normal"} <= set(data["bots"])
-    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay"}
+    assert {s["name"] for s in data["settings"]} == {"idle_seconds", "bot_delay", "hints"}
 
 
 def test_every_game_serves_its_rules_page_in_every_language_of_the_tables(client: TestClient) -> None:
@@ -186,6 +192,11 @@ def test_creating_a_table_returns_a_secret_link_per_human_seat_and_a_spectator_l
     ({"game": GAME, "options": {"target": -5}, "seats": [{"kind": "bot"}] * 3}, "bad_options"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"idle_seconds": -1}}, "bad_settings"),
     ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": {"turbo": 1}}, "bad_settings"),
+    # settings that are not an object: a clear 400, not a 500 (and a list of pairs is no object)
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": 5}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": [["idle_seconds", 1]]}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": "idle_seconds"}, "bad_settings"),
+    ({"game": GAME, "seats": [{"kind": "bot"}] * 3, "settings": True}, "bad_settings"),
     ({"game": 7, "seats": []}, "bad_game"),
 ])
 def test_bad_table_requests_are_refused_with_a_reason(client: TestClient, body: dict[str, Any], code: str) -> None:
@@ -294,7 +305,8 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
     bury = m["legal"][0]
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
     c1, c2 = bury["cards"]
-    assert bury["label"] == {"en": f"Bury {c1} {c2}", "ja": f"{c1} {c2}を墓地に送る", "ko": f"{c1} {c2}을(를) 묘지로"}
+    pair = {"t": "cards", "cards": [c1, c2]}  # a token: each face draws it (♣3 ♣4), never "3C 4C"
+    assert bury["label"] == {"en": ["Bury ", pair], "ja": [pair, "を墓地に送る"], "ko": [pair, "을(를) 묘지로"]}
 
 
 def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(client: TestClient) -> None:
@@ -304,13 +316,13 @@ def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(cl
         seen: list[Msg] = []
         first = join(ws, 0, token(t, 0))
         m = play_out(ws, 0, random.Random(4), seen, stop_after=10, first=first)
-    status = dict(map(tuple, m["status"]["ja"]))
+    status = {k: v for k, v, *_ in m["status"]["ja"]}
     assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
-    assert dict(map(tuple, m["status"]["en"]))["graveyard"] == f"{m['obs']['graveyard_size']} cards"
-    lines = [line["text"] for x in seen if is_state(x) for line in x["log"]]
-    assert any(x["en"].startswith("Robo plays ") and x["ja"].startswith("Robo") for x in lines)
-    assert any(x["en"].startswith("seat 2 plays ") and x["ja"].startswith("席2が") for x in lines)
-    assert any(x["en"].startswith("Ann buries ") for x in lines)
+    assert words({k: v for k, v, *_ in m["status"]["en"]}["graveyard"]) == f"{m['obs']['graveyard_size']} cards"
+    lines = [{k: words(v) for k, v in line["text"].items()} for x in seen if is_state(x) for line in x["log"]]
+    assert any(x["en"].startswith("Robo plays <card>") and x["ja"].startswith("Robo") for x in lines)
+    assert any(x["en"].startswith("seat 2 plays <card>") and x["ja"].startswith("席2が<card>") for x in lines)
+    assert any(x["en"].startswith("Ann buries <cards>") for x in lines)
     assert m["obs"]["tricks"] and {"勝者", "得点"} <= {k for k, _ in m["last_trick"]["ja"]}
 
 
@@ -498,8 +510,9 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
     hidden, _ = _kaedama_hidden_from(state, 0)
     hidden_after = [hidden]
     # a log line made by action k may name what that action made public: the card it played,
-    # cards it turned up, every card of a trick it ended (all face up by then), and, when it
-    # starts a round, the new hand and the newly turned card
+    # cards it turned up (the face-down ones swapped out of a blind trick too), every card of a
+    # trick it ended (all face up by then), and, when it starts a round, the new hand and the
+    # newly turned card
     # per event seat 0 sees: the cards its log line may not name.  An action that ends a round
     # also deals the next: its events up to the new round's "round" event are judged against
     # the round they belong to, not against the new deal's hidden hands.
@@ -514,6 +527,8 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         for e in new_events:
             if e.kind == "trick":
                 allowed |= set(e.data["cards"])
+            if e.kind == "reveal":  # blind: every face-down card is turned up, those swapped out too
+                allowed |= set(e.data["revealed"]) | set(e.data["out"])
         new_round = any(e.kind == "round" for e in new_events)
         judged = hidden - allowed if new_round else (hidden - allowed) | (new_hidden - allowed)
         for e in new_events:

@@ -1,56 +1,36 @@
 """The event store and a restarted server, on SQLite and on PostgreSQL.
 
-PostgreSQL runs when ``TORITE_TEST_POSTGRES`` names a database whose role may create databases
-(``.ci/run`` starts Debian's server with ``scripts/ci_postgres.sh`` and sets it); each test gets a
-database of its own, dropped afterwards, so parallel workers and restarts never see each other's
-tables.  Without the variable those cases are skipped with that reason; SQLite always runs.
+PostgreSQL runs (the ``db_url`` fixture of ``conftest.py``) when ``TORITE_TEST_POSTGRES`` names a
+database whose role may create databases (``.ci/run`` starts Debian's server with
+``scripts/ci_postgres.sh`` and sets it); each test gets a database of its own, dropped afterwards,
+so parallel workers and restarts never see each other's tables.  Without the variable those cases
+are skipped with that reason; SQLite always runs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
-import secrets
 import time
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import event
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from torite.engine.registry import make_game
 from torite.record import Record, replay
 from torite.server.app import create_app
 from torite.server.store import Store, TableRow, _with_driver
+from torite.server.tables import TableError, TableManager
 
 from .test_server import join, new_table, play_out, token
-
-PG_ENV = "TORITE_TEST_POSTGRES"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'torite.db'}"
-        return
-    admin_url = os.environ.get(PG_ENV)
-    if not admin_url:
-        pytest.skip(f"{PG_ENV} is not set (.ci/run starts PostgreSQL and sets it)")
-    name = f"torite_{secrets.token_hex(6)}"
-    admin = create_engine(_with_driver(admin_url), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield admin_url.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _row(table_id: str, *, finished: float | None = None) -> TableRow:
@@ -130,3 +110,115 @@ def test_a_plain_postgresql_url_gets_the_pinned_driver() -> None:
     assert _with_driver("postgres://h/db") == "postgresql+psycopg://h/db"
     assert _with_driver("postgresql+asyncpg://h/db") == "postgresql+asyncpg://h/db"
     assert _with_driver("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_new_sqlite_database_and_its_journal_files_are_private_to_their_owner(tmp_path: Path) -> None:
+    """The seed column tells every hidden card of the games in progress: 0600, whatever the umask."""
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "sub" / "torite.db"
+        store = Store(f"sqlite:///{path}")
+        try:
+            store.create_table(_row("t1"))
+            store.append_action("t1", 0, 0, "bury KC QC")
+            files = [p for p in path.parent.iterdir() if p.name.startswith("torite.db")]
+            assert {p.name for p in files} >= {"torite.db", "torite.db-wal"}
+            for p in files:
+                assert p.stat().st_mode & 0o777 == 0o600, p.name
+        finally:
+            store.close()
+        # a database someone else may read is made private when opened
+        path.chmod(0o644)
+        Store(f"sqlite:///{path}").close()
+        assert path.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
+
+
+def _fail_on(store: Store, fragment: str) -> list[bool]:
+    """Make every statement containing ``fragment`` fail while the returned switch is on."""
+    switch = [True]
+
+    @event.listens_for(store.engine, "before_cursor_execute")
+    def _boom(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if switch[0] and fragment in statement:
+            raise OperationalError(statement, {}, Exception("injected failure"))
+
+    return switch
+
+
+def _random_game(seed: int) -> list[tuple[int, str]]:
+    game = make_game("trick-of-the-dead", {"target": 1})
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    out = []
+    while not state.is_over():
+        seat = state.to_act()[0]
+        action = rng.choice(state.legal_actions(seat))
+        state.apply(seat, action)
+        out.append((seat, str(action)))
+    return out
+
+
+def test_the_last_action_and_the_finished_mark_are_one_transaction(db_url: str) -> None:
+    """A failure while marking the table finished takes the last action back with it: the log
+    never ends a game the table row calls unfinished."""
+    store = Store(db_url)
+    actions = _random_game(11)
+
+    async def play() -> None:
+        manager = TableManager(store)
+        await manager.start()
+        table, _ = await manager.create("trick-of-the-dead", {"target": 1}, [{"kind": "human"}] * 3, seed=11)
+        for seat, action in actions[:-1]:
+            await manager.act(table, seat, action)
+        switch = _fail_on(store, "UPDATE tables")
+        with pytest.raises(TableError) as refused:
+            await manager.act(table, *actions[-1])
+        assert refused.value.code == "storage"
+        row = store.load_table(table.id)
+        assert row is not None and row.finished is None and len(row.actions) == len(actions) - 1
+        assert not table.over and len(table.actions) == len(actions) - 1  # nothing changed in memory
+        switch[0] = False
+        await manager.act(table, *actions[-1])
+        row = store.load_table(table.id)
+        assert row is not None and row.finished is not None and row.actions == actions
+        await manager.stop()
+
+    try:
+        asyncio.run(play())
+    finally:
+        store.close()
+
+
+def test_a_table_whose_log_ends_the_game_is_marked_finished_at_start(db_url: str) -> None:
+    """A database written before the mark shared the last action's transaction: healed."""
+    store = Store(db_url)
+    try:
+        store.create_table(_row("done"))
+        row = _row("done")
+        game = make_game(row.game, row.options)
+        state = game.new_state(row.seed)
+        rng = random.Random(3)
+        i = 0
+        while not state.is_over():
+            seat = state.to_act()[0]
+            action = rng.choice(state.legal_actions(seat))
+            state.apply(seat, action)
+            store.append_action("done", i, seat, str(action))  # no result: the old, separate mark
+            i += 1
+        assert [r.id for r in store.unfinished()] == ["done"]
+
+        async def start() -> TableManager:
+            manager = TableManager(store)
+            await manager.start()
+            await manager.stop()
+            return manager
+
+        manager = asyncio.run(start())
+        assert "done" not in manager.tables
+        healed = store.load_table("done")
+        assert healed is not None and healed.finished is not None and healed.result == state.result().to_json()
+        assert list(store.unfinished()) == []
+    finally:
+        store.close()

@@ -160,7 +160,7 @@ def test_a_rematch_seats_the_same_players_at_a_new_table_and_tells_each_only_the
         assert ma["rematch"] is None
         assert client.post(url, json={"seat": 1, "token": "wrong"}).status_code == 403
         assert client.post(url, json={"seat": 2, "token": ""}).status_code == 403  # a bot's seat has no token
-        assert client.post(url, content=b"[[[").status_code == 400
+        assert client.post(url, content=b"[[[", headers={"content-type": "application/json"}).status_code == 400
         r = client.post(url, json={"seat": 1, "token": token(t, 1)})
         assert r.status_code == 201
         new_id = r.json()["id"]

@@ -6,13 +6,14 @@ deals (``torite arena hearts --bots hard,openspiel-ismcts``), not to be strong o
 
 A decision: the bot gets its seat's observation and the legal actions, like every torite bot.
 It samples one full state from ``game.determinizer(obs)``, wraps it as a pyspiel state that
-ends with the current round and returns the points each seat gains until then (torite's own
+ends with the current round and returns each seat's return of that round (torite's own
 search looks as far, for the same reasons: see :mod:`torite.bots.search`), and lets
 ``ISMCTSBot`` search from it.  Every world the search plays comes from the adapter's
 ``resample_from_infostate``, i.e. torite's determinizer on the observation alone, drawn from
 this bot's seeded generator, so a decision is a function of the bot's seed and the
 observation.  Budget: ``SIMULATIONS`` simulations, one random rollout each; the exploration
-constant is the largest round score exploration met (rewards are in the game's points).
+constant is the largest return of a round the game declares (``Game.bounds``: returns are in
+the game's points).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class OpenSpielISMCTS(Bot):
     """OpenSpiel's ISMCTS over the adapter (see the module docstring)."""
 
     name = "openspiel-ismcts"
+    thinks = True
     SIMULATIONS = 200
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
@@ -56,7 +58,8 @@ class OpenSpielISMCTS(Bot):
         root = osgame.wrap(world, horizon=True)
         np_rng = np.random.RandomState(self.rng.getrandbits(32))
         worlds = random.Random(self.rng.getrandbits(63))
-        bot = ismcts.ISMCTSBot(osgame, mcts.RandomRolloutEvaluator(1, np_rng), osgame.spec.score_scale,
+        low, high = self.game.bounds().returns(self.game.SCORE_SIGN)
+        bot = ismcts.ISMCTSBot(osgame, mcts.RandomRolloutEvaluator(1, np_rng), max(abs(low), abs(high)),
                                self.SIMULATIONS, random_state=np_rng)
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.random))
         choice = int(bot.step(root))

@@ -165,6 +165,7 @@ class SearchBot(Bot):
     """Common parts: budget, determinizer, the single-action shortcut, statistics."""
 
     name = "search"
+    thinks = True
 
     def __init__(self, game: Game, seat: int, rng: random.Random, *, iterations: int = 1000,
                  work: int | None = None, time_limit: float | None = None, rollout: str = "random",

@@ -14,6 +14,7 @@ from typing import Any
 
 from torite.cli.common import CliError, Progress, parse_options
 from torite.parallel import add_backend_arguments
+from torite.stats import interval_text
 
 
 def add_arena_command(sub: Any) -> None:
@@ -71,20 +72,23 @@ def cmd_arena(args: argparse.Namespace) -> int:
 def format_table(out: dict[str, Any]) -> str:
     """The arena result as a readable table."""
     lines = [f"{out['game']}  {out['options']}",
-             f"{out['deals']} deals × {len(out['seatings'])} seatings = {out['rounds']} rounds, "
+             f"{out['deals']} deal{'s' if out['deals'] != 1 else ''} × {len(out['seatings'])} seatings = "
+             f"{out['rounds']} rounds, "
              f"seed {out['seed']}, {out['seconds']:.0f} s"]
     w = max([10] + [len(r["name"]) for r in out["bots"]])  # names such as openspiel-ismcts
-    head = (f"  {'bot':<{w}} {'points/round':>12} {'95% interval':>18} {'wins':>7}"
+    head = (f"  {'bot':<{w}} {'points/round':>12} {'95% interval':>22} {'wins':>7}"
             f"   {'s/decision':>10} {'p50':>8} {'p99':>8}")
     lines.append(head)
     for r in out["bots"]:
-        lo, hi = r["ci95"]
-        lines.append(f"  {r['name']:<{w}} {r['points_per_round']:12.2f} {f'[{lo:.2f}, {hi:.2f}]':>18} "
+        lines.append(f"  {r['name']:<{w}} {r['points_per_round']:12.2f} {interval_text(r['ci95']):>22} "
                      f"{100 * r['win_rate']:6.1f}%   {r['seconds_per_decision']:10.4f} "
                      f"{r['seconds_per_decision_p50']:8.4f} {r['seconds_per_decision_p99']:8.4f}")
     if out["pairs"]:
         lines.append("  paired differences (points/round, per deal):")
         for p in out["pairs"]:
+            if p["ci95"] is None:
+                lines.append(f"    {p['a']} − {p['b']}: {p['diff']:+.2f}  (one deal: no interval, not separated)")
+                continue
             lo, hi = p["ci95"]
             sign = out.get("score_sign", 1)  # penalty points: fewer is better
             verdict = "better" if sign * lo > 0 and sign * hi > 0 else (

@@ -21,9 +21,10 @@ def add_compare_command(sub: Any) -> None:
     c = sub.add_parser(
         "compare", help="what a rule change does: variants on the same deals, paired statistics",
         description="Every variant plays the same deals with the same bots (common random numbers); "
-                    "prints, per variant, points, spread, game length, seat advantages, skill, luck, lead "
-                    "changes and the game's statistics with 95% intervals, and each variant's paired "
-                    "difference against the first.",
+                    "prints a one-line verdict per variant, whether its rule ever came into play with each set "
+                    "of bots, and, with 95% intervals, points, spread, game length, lead changes, how often "
+                    "each rule came into play, skill, luck and the seats by position (Holm-corrected), each "
+                    "paired against the first variant.",
         epilog="example: torite compare trick-of-the-dead --variant base --variant survival:survival=true "
                "--variant open:open_graveyard=true --deals 300 --jobs 2 --report tod.html")
     c.add_argument("game")
@@ -36,7 +37,7 @@ def add_compare_command(sub: Any) -> None:
                         "(default normal,random)")
     c.add_argument("--deals", type=int, default=200, help="deals per variant, at least 2 (default 200)")
     c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--jobs", type=int, default=1, help="worker processes")
+    c.add_argument("--jobs", type=int, default=1, help="worker processes, each playing one deal at a time (default 1)")
     add_backend_arguments(c)
     c.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option every variant shares (a variant's own value wins)")
@@ -96,22 +97,29 @@ def format_summary(out: dict[str, Any]) -> str:
     names = [v["name"] for v in out["variants"]]
     lines = [f"{out['title']}: {' vs '.join(names)}",
              f"{out['deals']} deals per variant, bots {','.join(out['bots'])}, seed {out['seed']}, "
-             f"{out['rounds_played']} rounds in {out['seconds']:.0f} s"]
+             f"{out['rounds_played']} rounds in {out['seconds']:.0f} s ({out['cpu_seconds']:.0f} s of processor time, "
+             f"{out['jobs']} job{'s' if out['jobs'] != 1 else ''})"]
     if len(names) > 1:
+        lines.append("Verdict:")
+        lines.extend(f"  {out['per_variant'][name]['verdict']}" for name in names[1:])
         lines.append(f"What changes against {names[0]}:")
         lines.extend(f"  - {s}" for s in out["findings"])
         if not out["findings"]:
             lines.append("  nothing significant at this size")
-        for name in out.get("identical", []):
-            lines.append(f"  ({name} played every game exactly as {names[0]}: the bots never met the change)")
         if out["inconclusive"]:
             lines.append("Too wide to conclude (raise --deals):")
             lines.extend(f"  - {x['text']}" for x in out["inconclusive"])
+    if out.get("never_happened"):
+        lines.append("Never happened, in any variant: " + ", ".join(x["label"] for x in out["never_happened"]) + ".")
     if out["deals"] < 30:
         lines.append(f"(only {out['deals']} deals: intervals are optimistic below about 30; raise --deals)")
     width = max(len(m["label"]) for m in out["metrics"].values())
     lines.append("  " + " " * width + "".join(f" {n[:14]:>15}" for n in names))
+    group = None
     for m in out["metrics"].values():
+        if m["group"] != group:
+            group = m["group"]
+            lines.append(f"  [{group}{' (Holm-corrected)' if m.get('family') else ''}]")
         row = f"  {m['label']:<{width}}"
         for k, name in enumerate(names):
             cell = m["format"].format(m["values"][name]["mean"])

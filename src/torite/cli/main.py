@@ -17,7 +17,10 @@ from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import add_backend_arguments
+from torite.present import labels
+from torite.present.pages import rules_page
 from torite.record import Record, RecordError, replay
+from torite.stats import interval_text
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -34,7 +37,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    print(game_class(args.game).rules_page(args.lang))
+    print(rules_page(game_class(args.game), args.lang))
     return 0
 
 
@@ -79,23 +82,49 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"{out['game']}  {out['options']}")
-    print(f"{out['rounds']} rounds, {out['rounds_per_second']:.0f} rounds/s, "
-          f"{out['actions_per_second']:.0f} actions/s")
+    print(format_simulation(out))
+    if args.records:
+        print(f"records in {args.records}/: watch one with `torite replay FILE --view` "
+              "(or at /replay of `torite serve`)")
+    return 0
+
+
+def format_simulation(out: dict[str, Any]) -> str:
+    """``simulate``'s result for reading: points per seat with their 95% intervals, and the game's
+    counters by their words (a counter that never happened is said once, not listed)."""
+    words = labels.load(game_class(out["game"]), "en")
+    lines = [f"{out['game']}  {out['options']}",
+             f"{out['rounds']} round{'s' if out['rounds'] != 1 else ''}, {out['rounds_per_second']:.0f} rounds/s, "
+             f"{out['actions_per_second']:.0f} actions/s"]
+    lines.append("  points per round, with 95% intervals:")
     for s, b in enumerate(out["bots"]):
-        line = (f"  seat {s} {b:>8}: {out['points_per_round'][s]:8.2f} ± "
-                f"{out['points_per_round_ci95'][s]:.2f} points/round")
+        ci = out["points_per_round_ci95"][s]
+        line = (f"  seat {s} {b:>8}: {out['points_per_round'][s]:8.2f} "
+                f"{interval_text(ci) if ci else '(' + interval_text(ci) + ')'}")
         if "wins" in out:
             line += f", {out['wins'][s]} wins"
-        print(line)
-    for k, v in out["stats"].items():
-        print(f"  {k}: {v:.3f}")
-    return 0
+        lines.append(line)
+    quiet = []
+    for key, v in out["stats"].items():
+        label = words.stat_label(key.removesuffix("_per_round"))
+        if v:
+            lines.append(f"  {label} per round: {v:.3f}")
+        else:
+            quiet.append(label)
+    if quiet:
+        lines.append(f"  never happened: {', '.join(quiet)}")
+    return "\n".join(lines)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         rec = Record.load(args.file)
+        if args.view:
+            from torite.cli.tui.replay import view_replay
+            from torite.replay import Replay
+
+            view_replay(Replay(rec), lang=args.lang)
+            return 0
         state = replay(rec)
     except RecordError as e:
         if args.json:
@@ -132,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play in the terminal against bots (a full-screen table; --plain: line mode)")
     pl.add_argument("game")
     pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
-    pl.add_argument("--bots", default="normal", help="bot names for the other seats, e.g. normal,random")
+    pl.add_argument("--bots", default="normal",
+                    help="bot names for the other seats, e.g. normal,random (default normal)")
     pl.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
     pl.add_argument("--seed", type=int, default=None)
     pl.add_argument("--record-dir", default="torite-records", help="where the game's record is saved")
@@ -150,17 +180,21 @@ def build_parser() -> argparse.ArgumentParser:
     unit.add_argument("--rounds", type=int, help="play N single rounds, the dealer rotating")
     unit.add_argument("--games", type=int, help="play N whole games")
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--bots", default="random", help="one name for every seat, or one per seat")
+    s.add_argument("--bots", default="random",
+                   help="one name for every seat, or one per seat, e.g. normal,random,random (default random)")
     s.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE")
-    s.add_argument("--jobs", type=int, default=1, help="worker processes")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     add_backend_arguments(s)
     s.add_argument("--json", action="store_true", help="print one JSON object")
     s.add_argument("--records", default=None, metavar="DIR", help="write every game's record here")
     s.set_defaults(func=cmd_simulate)
 
-    rp = sub.add_parser("replay", help="check a game record and recompute its result")
+    rp = sub.add_parser("replay", help="check a game record and recompute its result (--view: step through it)")
     rp.add_argument("file")
     rp.add_argument("--json", action="store_true")
+    rp.add_argument("--view", action="store_true",
+                    help="step through the game in the terminal table (←/→, t/r next trick/round, v whose eyes)")
+    rp.add_argument("--lang", default="en", help="language of the table with --view: en, ja, ko")
     rp.set_defaults(func=cmd_replay)
     for extra in _EXTRA_COMMANDS:
         extra(sub)

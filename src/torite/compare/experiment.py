@@ -1,6 +1,8 @@
 """The experiment behind ``torite compare``: every variant plays the same deals with the same bots.
 
-Work comes in *units*, one per (deal index ``i``, variant).  A unit plays:
+Work comes in *deals*: deal ``i`` plays a *unit* for every variant, one after the other in one
+worker, so the work spreads over the workers deal by deal (a slow bot's deals as well as a fast
+one's) and each variant's games meet the reference's games in the same place.  A unit plays:
 
 - **one whole game** between the table's bots (``--bots``), seeded ``derive_seed(seed,
   "compare-game", i)`` with its bots seeded from that game seed exactly as ``torite simulate``
@@ -15,7 +17,18 @@ Work comes in *units*, one per (deal index ``i``, variant).  A unit plays:
   The same cards under every seating separate the players' part of a round's score from the
   cards' part (luck), and the strong bot's edge over the weak one (skill).
 
-Results are folded in unit order whatever ``jobs`` is, so every number is a function of the seed,
+Each game a variant plays is compared with the reference's (the first variant's) game on the
+same seeds, action by action: the same actions by the same seats and the same scores is the
+*same game*, card for card (a bare ``pass`` is a declined decision: a variant that offers a
+decision the reference does not, such as Kaedama's ``reverse`` offering the trick's winner a
+replacement, adds passes and nothing else when it is declined); the same actions with other
+scores is *the same play, other scores*; the same actions as long as both games lasted, one
+going on after the other ended (other scores moved the end of a game played to a target), is
+*the same play, another end*; anything else is *other play*, and the bot whose decision first
+differs is named.  So a report can say that a rule never came into play with
+some bots, and which bots did use it.
+
+Results are folded in deal order whatever ``jobs`` is, so every number is a function of the seed,
 the variants and the bots alone.
 """
 
@@ -103,13 +116,21 @@ def make_variants(game_id: str, specs: Sequence[str], common: Mapping[str, Any] 
     return out
 
 
+# a game against the reference's (module docstring)
+SAME, SCORES, ENDS, PLAY = "same", "scores", "ends", "play"
+DECLINE = "pass"  # a bare pass: a declined decision
+
+
 @dataclass
 class UnitData:
     """What one unit measured.  Per round of the whole game: ``round_points[k][seat]``,
     ``dealers[k]``, ``leaders[k]`` (the seat that played the round's first card; -1 if unknown) and
     ``leading[k]`` (the seats that would win if the game stopped after round ``k``: the game's own
     result rule).  ``stats``: the game's counters over the whole game.  ``duplicate[j][seat]``:
-    the duplicate deal's points under seating ``j`` (empty when skill is off)."""
+    the duplicate deal's points under seating ``j`` (empty when skill is off).  ``versus``: each
+    game of the unit (the whole game first, then the duplicate deal's seatings) against the
+    reference's same game: ``(SAME | SCORES | ENDS | PLAY, the bot whose decision first differs,
+    with PLAY, else None)``."""
 
     deal: int
     variant: int
@@ -120,21 +141,44 @@ class UnitData:
     winners: tuple[int, ...]
     stats: dict[str, float]
     duplicate: list[tuple[int, ...]] = field(default_factory=list)
+    versus: list[tuple[str, str | None]] = field(default_factory=list)
+    cpu_seconds: float = 0.0  # processor time of the unit, in its worker (the machine's load aside)
 
 
-def play_game(game: Game, bots: Sequence[str], seed: int) -> tuple[Any, list[tuple[int, ...]]]:
+Move = tuple[int, str]  # (seat, action text)
+
+
+def play_game(game: Game, bots: Sequence[str], seed: int,
+              log: list[Move] | None = None) -> tuple[Any, list[tuple[int, ...]]]:
     """One whole game (bots seeded as ``torite simulate`` seeds them); returns the final state
-    and the leading seats after every round."""
+    and the leading seats after every round.  ``log`` receives every action."""
     state = game.new_state(seed)
     players = {s: make_bot(name, game, s, derive_seed(seed, "bot", s)) for s, name in enumerate(bots)}
     leading: list[tuple[int, ...]] = []
 
-    def on_action(_seat: int, _action: Action, _seconds: float) -> None:
+    def on_action(seat: int, action: Action, _seconds: float) -> None:
+        if log is not None:
+            log.append((seat, str(action)))
         if state.rounds_played > len(leading):
             leading.append(tuple(state.result().winners))
 
     driver.run(state, players, on_action=on_action)
     return state, leading
+
+
+def versus(reference: Sequence[Move], moves: Sequence[Move], same_scores: bool,
+           bots: Sequence[str]) -> tuple[str, str | None]:
+    """A game against the reference's game on the same seeds (module docstring): ``SAME``,
+    ``SCORES``, ``ENDS``, or ``PLAY`` with the bot (``bots[seat]``) whose decision first differs."""
+    if list(moves) != list(reference):
+        kept = [m for m in moves if m[1] != DECLINE]
+        ref = [m for m in reference if m[1] != DECLINE]
+        if kept != ref:
+            i = next((i for i, (a, b) in enumerate(zip(kept, ref)) if a != b), None)
+            if i is None:  # one game is the other's beginning: it ended earlier
+                return ENDS, None
+            return PLAY, bots[kept[i][0]]
+    return (SAME if same_scores else SCORES), None
 
 
 def _dealers_and_leaders(events: Sequence[Any]) -> tuple[list[int], list[int]]:
@@ -152,15 +196,18 @@ def _dealers_and_leaders(events: Sequence[Any]) -> tuple[list[int], list[int]]:
     return dealers, leaders
 
 
-_Job = tuple[str, dict[str, Any], list[str], tuple[str, str] | None, int, int, int]
+_Job = tuple[str, list[dict[str, Any]], list[str], tuple[str, str] | None, int, int]
 
 
-def run_unit(job: _Job) -> UnitData:
-    """Play one unit (module level, so that worker processes can run it)."""
-    game_id, options, bots, skill, seed, index, variant = job
-    game = make_game(game_id, options)
+def run_unit(game_id: str, options: Mapping[str, Any], bots: Sequence[str], skill: tuple[str, str] | None,
+             seed: int, index: int, variant: int) -> tuple[UnitData, list[list[Move]], list[list[str]]]:
+    """Play one variant's unit of deal ``index``; returns it, each of its games' actions (the whole
+    game first, then the seatings of the duplicate deal) and each game's bot by seat."""
+    cpu = time.process_time()
+    game = make_game(game_id, dict(options))
     n = game.num_players
-    state, leading = play_game(game, bots, derive_seed(seed, "compare-game", index))
+    logs: list[list[Move]] = [[]]
+    state, leading = play_game(game, bots, derive_seed(seed, "compare-game", index), logs[0])
     res = state.result()
     dealers, leaders = _dealers_and_leaders(state.events)
     rounds = len(res.round_scores)
@@ -168,13 +215,34 @@ def run_unit(job: _Job) -> UnitData:
     leaders += [-1] * (rounds - len(leaders))
     unit = UnitData(index, variant, [tuple(r) for r in res.round_scores], dealers[:rounds], leaders[:rounds],
                     leading[:rounds], tuple(res.winners), state.stats())
+    names = [list(bots)]
     if skill is not None:
         deal_seed = derive_seed(seed, "compare-deal", index)
         for j, seating in enumerate(seatings(2, n)):
-            names = [skill[b] for b in seating]
-            unit.duplicate.append(play_round(game, names, deal_seed, index % n,
-                                             derive_seed(seed, "compare-bots", index, j), first_round=index))
-    return unit
+            names.append([skill[b] for b in seating])
+            logs.append([])
+            unit.duplicate.append(play_round(game, names[-1], deal_seed, index % n,
+                                             derive_seed(seed, "compare-bots", index, j), first_round=index,
+                                             log=logs[-1]))
+    unit.cpu_seconds = time.process_time() - cpu
+    return unit, logs, names
+
+
+def run_deal(job: _Job) -> list[UnitData]:
+    """Play deal ``index`` for every variant and compare each game with the reference's (module
+    level, so that worker processes can run it)."""
+    game_id, options, bots, skill, seed, index = job
+    units: list[UnitData] = []
+    ref_logs: list[list[Move]] = []
+    ref_points: list[Any] = []
+    for k, opts in enumerate(options):
+        unit, logs, names = run_unit(game_id, opts, bots, skill, seed, index, k)
+        points: list[Any] = [unit.round_points, *unit.duplicate]
+        if k == 0:
+            ref_logs, ref_points = logs, points
+        unit.versus = [versus(ref_logs[g], logs[g], points[g] == ref_points[g], names[g]) for g in range(len(logs))]
+        units.append(unit)
+    return units
 
 
 @dataclass
@@ -192,6 +260,12 @@ class Experiment:
     stat_keys: tuple[str, ...]
     units: list[list[UnitData]]
     seconds: float
+
+    @property
+    def cpu_seconds(self) -> float:
+        """Processor time of every unit: what the run costs whatever the machine's load and
+        ``jobs`` (the wall time on ``jobs`` idle cores is about this divided by ``jobs``)."""
+        return sum(u.cpu_seconds for us in self.units for u in us)
 
 
 def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str], *, deals: int,
@@ -216,14 +290,18 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
         make_bot(name, game, 0, 0)
     if skill is not None and skill[0] == skill[1]:
         raise ValueError("the skill measure needs two different bots (strong, weak)")
-    jobs_list: list[_Job] = [(game_id, dict(v.options), list(bots), skill, seed, i, k)
-                             for i in range(deals) for k, v in enumerate(variants)]
+    options = [dict(v.options) for v in variants]
+    jobs_list: list[_Job] = [(game_id, options, list(bots), skill, seed, i) for i in range(deals)]
     units: list[list[UnitData]] = [[] for _ in variants]
     start = time.perf_counter()
-    total = len(jobs_list)
-    for done, unit in enumerate(ordered_map(run_unit, jobs_list, jobs, backend=backend, address=address), 1):
-        units[unit.variant].append(unit)
+    # one deal at a time to a worker: a deal of search bots takes minutes, and the progress shows
+    # each one; on Ray many deals go in a task (a task costs more than a deal of fast bots)
+    chunk = 1 if backend == "local" else None
+    for done, played in enumerate(ordered_map(run_deal, jobs_list, jobs, chunksize=chunk, backend=backend,
+                                              address=address), 1):
+        for unit in played:
+            units[unit.variant].append(unit)
         if progress is not None:
-            progress(done, total)
+            progress(done, deals)
     return Experiment(game_id, list(variants), list(bots), skill, seed, deals, jobs, n, tuple(game.STAT_KEYS),
                       units, time.perf_counter() - start)

@@ -180,6 +180,11 @@ details.note summary{cursor:pointer}
 svg.plot{max-width:100%;height:auto;display:block;margin:.8rem 0}
 .legend span{margin-right:1.2rem}.note{background:#fff6e0;border-left:4px solid #e0a030;padding:.5rem .8rem}
 dl dt{font-weight:600;margin-top:.5rem}dl dd{margin-left:1rem;color:#3a4152}
+.verdict{font-weight:600;margin:.3rem 0 .5rem}.scroll{overflow-x:auto;max-width:100%}
+code{overflow-wrap:anywhere}td:first-child{min-width:9rem}
+@media (max-width:600px){body{padding:.6rem .7rem 2rem}h1{font-size:1.25rem}table{font-size:.78rem}
+th,td{padding:.2rem .3rem}ul{padding-left:1rem}.note{padding:.4rem .5rem}
+svg.plot{min-width:620px}td:first-child{position:sticky;left:0;background:#fbfbfd;min-width:7.5rem}}
 """
 
 
@@ -199,36 +204,36 @@ def render(result: Mapping[str, Any]) -> str:
         f"plays the same shuffles with the same bots), table bots <code>{e(', '.join(result['bots']))}</code>"
         + (f", skill measured as <code>{e(skill['strong'])}</code> against <code>{e(skill['weak'])}</code> "
            "in duplicate play" if skill else "")
-        + f", seed {result['seed']}; {result['rounds_played']} rounds played in {result['seconds']:.0f} s.<br>"
+        + f", seed {result['seed']}; {result['rounds_played']} rounds played in {result['seconds']:.0f} s "
+        f"({result.get('cpu_seconds', 0):.0f} s of processor time).<br>"
         f"Reproduce: <code>{e(command_line(result))}</code></p>",
-        "<h2>The variants</h2><table><thead><tr><th>variant</th><th style=\"text-align:left\">rules changed "
-        "(against the game's defaults)</th></tr></thead><tbody>",
+        '<h2>The variants</h2><div class="scroll"><table><thead><tr><th>variant</th><th style="text-align:left">'
+        "rules changed (against the game's defaults)</th></tr></thead><tbody>",
     ]
     for v in result["variants"]:
         changed = ", ".join(f"{k} = {_opt(x)}" for k, x in v["changed"].items()) or "the game's defaults"
         parts.append(f'<tr><td>{e(v["name"])}</td><td style="text-align:left">{e(changed)}</td></tr>')
-    parts.append("</tbody></table>")
+    parts.append("</tbody></table></div>")
 
     parts.append(f"<h2>What changes against {e(base)}</h2>")
     if len(names) < 2:
         parts.append("<p>Only one variant: no comparison. Name more with <code>--variant</code>.</p>")
-    elif result["findings"]:
-        for name in names[1:]:
-            found = [d["sentence"] for m in result["metrics"].values()
-                     if (d := m["diffs"][name])["sentence"] and not d["negligible"]]
-            small = [d["sentence"] for m in result["metrics"].values()
-                     if (d := m["diffs"][name])["sentence"] and d["negligible"]]
-            parts.append(f"<h3>{e(name)}</h3>")
-            if not found and not small:
-                parts.append("<p>No significant difference at this size.</p>")
-            parts.append("<ul>" + "".join(f'<li class="finding">{e(s)}</li>' for s in found + small) + "</ul>")
-    else:
-        parts.append("<p>No difference is significant at this size.</p>")
-    for name in result.get("identical", []):
-        parts.append(f'<p class="note">{e(name)} played every game exactly as {e(base)}: with these bots the '
-                     "rule it changes never changed a decision or a score (for information the bots do not "
-                     "use, such as an open graveyard, compare with search bots, e.g. <code>--bots hard</code>)."
-                     "</p>")
+    for name in names[1:]:
+        own = result["per_variant"][name]
+        parts.append(f"<h3>{e(name)}</h3>")
+        parts.append(f'<p class="verdict">Verdict: {e(own["verdict"].removeprefix(name + ": "))}</p>')
+        if own["play"]:
+            parts.append(f'<p class="note">{e(own["play"])}</p>')
+        found = own["findings"]
+        if found:
+            parts.append("<ul>" + "".join(f'<li class="finding">{e(s)}</li>' for s in found) + "</ul>")
+        if _table_never(result, name):
+            parts.append('<p class="meta">The bots at the table never met this rule: for a rule that needs '
+                         "judgment (information the rule-of-thumb bots do not use, a choice they never make), "
+                         "compare with search bots, e.g. <code>--bots hard</code>.</p>")
+    if result.get("never_happened"):
+        quiet = ", ".join(x["label"] for x in result["never_happened"])
+        parts.append(f'<p class="meta">Never happened, in any variant: {e(quiet)}.</p>')
     wide = result["inconclusive"]
     if wide:
         needed = [x["deals_needed"] for x in wide if x["deals_needed"]]
@@ -243,7 +248,9 @@ def render(result: Mapping[str, Any]) -> str:
                      "below about 30 deals; treat every verdict as a first look and raise <code>--deals</code>.</p>")
     parts.append(f'<p class="meta">Intervals are 95%. A difference is called significant when its interval '
                  f"excludes zero; with {len(result['metrics'])} measures per variant, expect about one in twenty "
-                 "unchanged measures to look significant by chance. Negligible: within "
+                 "unchanged game-level measures to look significant by chance. The seats by position are "
+                 "corrected for multiplicity (Holm): one of them is significant only when its adjusted p-value "
+                 "is below 0.05. Negligible: within "
                  f"{100 * result['negligible']:.0f}% of {e(base)}'s value (5 percentage points for a share, 5% "
                  "of a round score's standard deviation for points).</p>")
 
@@ -251,8 +258,8 @@ def render(result: Mapping[str, Any]) -> str:
     parts.append("<h2>Plots</h2>")
     diff_svg = _plot_differences(result)
     if diff_svg:
-        parts.append(diff_svg)
-    parts.append(_plot_distributions(result))
+        parts.append(f'<div class="scroll">{diff_svg}</div>')
+    parts.append(f'<div class="scroll">{_plot_distributions(result)}</div>')
     parts.append("<h2>What each measure means</h2><dl>")
     for m in result["metrics"].values():
         parts.append(f"<dt>{e(m['label'])}</dt><dd>{e(m['description'])}</dd>")
@@ -264,9 +271,16 @@ def render(result: Mapping[str, Any]) -> str:
         "samples: a per-round measure is averaged over its game first, intervals of means are normal 95% "
         "intervals over deals, and differences are paired deal by deal. The spread and luck intervals are "
         f"percentile bootstraps over deals ({result['bootstrap_resamples']} resamples, the same resampled deals "
-        "for every variant). Generated by <code>torite compare</code>.</p>")
+        "for every variant). Every game of a variant is compared with the reference's game on the same seeds, "
+        "action by action: the same actions and scores (a declined decision aside) is the same game, card for "
+        "card; when every game of a set of bots is, the rule never came into play with those bots. "
+        "Generated by <code>torite compare</code>.</p>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _table_never(result: Mapping[str, Any], name: str) -> bool:
+    return any(s["set"] == "table" and s["use"] == "never" for s in result.get("in_play", {}).get(name, []))
 
 
 def _summary_table(result: Mapping[str, Any]) -> str:
@@ -277,13 +291,14 @@ def _summary_table(result: Mapping[str, Any]) -> str:
         head.append(f"<th>{e(name)}</th><th>{e(name)} − {e(names[0])}</th>")
     rows = ['<h2>Summary</h2><p class="legend meta"><span class="sig">▲▼ significant</span>'
             '<span class="same">≈ no meaningful difference</span><span class="wide">? too wide to conclude</span>'
-            "</p><table><thead><tr><th>measure</th>" + "".join(head) + "</tr></thead><tbody>"]
+            '</p><div class="scroll"><table><thead><tr><th>measure</th>' + "".join(head) + "</tr></thead><tbody>"]
     group = None
     cols = 2 * len(names)
     for m in result["metrics"].values():
         if m["group"] != group:
             group = m["group"]
-            rows.append(f'<tr class="group"><td colspan="{cols}">{e(group)}</td></tr>')
+            title = group + (" (verdicts corrected for multiplicity: Holm)" if m.get("family") else "")
+            rows.append(f'<tr class="group"><td colspan="{cols}">{e(title)}</td></tr>')
         fmt = m["format"]
         cells = [f"<td>{e(m['label'])}</td>"]
         for k, name in enumerate(names):
@@ -299,7 +314,7 @@ def _summary_table(result: Mapping[str, Any]) -> str:
                 cells.append(f'<td class="{cls}">{mark} {_signed(fmt, d["diff"])}{rel} <span class="ci">'
                              f"[{_signed(fmt, lo)}, {_signed(fmt, hi)}]</span></td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    rows.append("</tbody></table>")
+    rows.append("</tbody></table></div>")
     return "\n".join(rows)
 
 

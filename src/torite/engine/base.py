@@ -8,16 +8,13 @@ from __future__ import annotations
 
 import importlib
 import random
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final, NamedTuple, Protocol, Self
 
-from torite.cards import card_str, iter_bits, parse_card
-from torite.engine import labels as _labels
-from torite.engine.labels import Labels
+from torite.cards import card_str
+from torite.engine.action import Action as Action  # re-exported: the protocol names it
 
 if TYPE_CHECKING:
     from torite.engine.phases import Phase
@@ -25,58 +22,38 @@ if TYPE_CHECKING:
 ALL_SEATS: Final = -1  # visibility mask meaning "every seat and spectators"
 
 
+class Refusal(NamedTuple):
+    """Why an action may not be made now: the rule that forbids it (a key of the labels'
+    ``reasons``, which say it in each language) and what the rule names (``{"suit": "H"}``).
+    It comes from the rules module, so every face explains a refused card the same way."""
+
+    rule: str
+    data: Mapping[str, Any] = {}
+
+
 class IllegalAction(ValueError):
-    """An action refused by the rules; the state is left exactly as it was."""
+    """An action refused by the rules; the state is left exactly as it was.  ``refusal`` says
+    which rule refused it, for a face to say why in the player's language."""
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class OptionError(ValueError):
     """A bad game option: unknown name, wrong type or value out of range."""
 
 
-class Action(NamedTuple):
-    """One decision: a kind, the cards it names (a mask) and any other argument.
+class OptionConflict(OptionError):
+    """Options that are each valid but may not be used together (a ruling refuses the pair).
 
-    The text notation is ``kind [cards…] [arg]`` – ``play 10D``, ``bury QC KC``, ``trump S``,
-    ``call H``, ``replace``, ``pass`` – and :meth:`parse` reads it back.
-    """
+    ``options`` names them with the values that clash, in the order a sentence names them
+    ("A cannot be combined with B"), so a face can say it in the player's language with the
+    options' own labels."""
 
-    kind: str
-    cards: int = 0
-    arg: str = ""
-
-    def __str__(self) -> str:
-        parts = [self.kind]
-        parts.extend(card_str(c) for c in iter_bits(self.cards))
-        if self.arg:
-            parts.append(self.arg)
-        return " ".join(parts)
-
-    @property
-    def card(self) -> int:
-        """The single card a ``play``-like action names."""
-        return self.cards.bit_length() - 1
-
-    @classmethod
-    def parse(cls, text: str) -> Action:
-        tokens = text.split()
-        if not tokens:
-            raise ValueError("empty action")
-        kind = tokens[0].lower()
-        cards = 0
-        rest: list[str] = []
-        for tok in tokens[1:]:
-            if rest:
-                rest.append(tok)
-                continue
-            try:
-                c = parse_card(tok)
-            except ValueError:
-                rest.append(tok)
-                continue
-            if cards >> c & 1:
-                raise ValueError(f"card {card_str(c)} named twice in {text!r}")
-            cards |= 1 << c
-        return cls(kind, cards, " ".join(rest).upper() if rest else "")
+    def __init__(self, message: str, options: Mapping[str, Any]) -> None:
+        super().__init__(message)
+        self.options = dict(options)
 
 
 class Event(NamedTuple):
@@ -174,6 +151,33 @@ class Result:
         return d
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """What one round can be, from the rules: the numbers a research framework needs before
+    any game is played (OpenSpiel's utility bounds and game length, a reward scale), declared by
+    the game rather than measured by playing it.
+
+    ``round_score``: the least and the greatest score one seat can make in one round (the game's
+    points, as ``Result.round_scores`` holds them).  ``round_actions``: the most decisions (actions
+    applied, all seats together) one round can take.  ``round_return``: the least and the
+    greatest return of one seat for a round (:meth:`Game.round_returns`); None: the score times
+    ``SCORE_SIGN``.  ``thrown_in_actions``: the most decisions a deal that is thrown in and dealt
+    again within the round can take (Mighty's all-pass election); such a round has no bound in
+    the rules, and ``round_actions`` counts the deal that is played."""
+
+    round_score: tuple[int, int]
+    round_actions: int
+    round_return: tuple[float, float] | None = None
+    thrown_in_actions: int = 0
+
+    def returns(self, sign: int) -> tuple[float, float]:
+        """The least and the greatest return of one seat for a round."""
+        if self.round_return is not None:
+            return self.round_return
+        lo, hi = self.round_score
+        return (float(lo), float(hi)) if sign > 0 else (float(-hi), float(-lo))
+
+
 class Determinizer(Protocol):
     """Samples full states consistent with what one seat knows."""
 
@@ -248,6 +252,27 @@ class Game(ABC):
         rather than guessing from observations."""
 
     @abstractmethod
+    def bounds(self) -> Bounds:
+        """What one round can be under these options (:class:`Bounds`), written from the rules;
+        the conformance suite checks random play never goes beyond it."""
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """What each seat maximises for one round in which it scored ``points``: the points times
+        ``SCORE_SIGN``.  A yardstick game returns what its reference returns (Hearts: OpenSpiel's
+        ``26 - points``), so that results compare across the two."""
+        sign = self.SCORE_SIGN
+        return tuple(float(sign * p) for p in points)
+
+    def returns(self, result: Result, since: int = 0) -> tuple[float, ...]:
+        """Each seat's return for the rounds of ``result`` from round ``since`` on (the
+        adapters' returns and rewards): the sum of :meth:`round_returns`."""
+        total = [0.0] * self.num_players
+        for points in result.round_scores[since:]:
+            for s, r in enumerate(self.round_returns(points)):
+                total[s] += r
+        return tuple(total)
+
+    @abstractmethod
     def determinizer(self, obs: Mapping[str, Any]) -> Determinizer:
         """Read one seat's observation once; the result samples full states consistent with it.
 
@@ -266,38 +291,9 @@ class Game(ABC):
         module, _, name = self.BOT.partition(":")
         return getattr(importlib.import_module(module), name)(self, seat, rng)
 
-    @classmethod
-    def rules_page(cls, lang: str = "en") -> str:
-        """The player-facing rules page shipped beside the rules module (``rules.<lang>.md``)."""
-        folder = Path(sys.modules[cls.__module__].__file__ or ".").parent
-        page = folder / f"rules.{lang}.md"
-        if not page.is_file():
-            have = sorted(p.name.split(".")[1] for p in folder.glob("rules.*.md"))
-            raise OptionError(f"no {lang!r} rules page for {cls.id} (languages: {', '.join(have)})")
-        return page.read_text(encoding="utf-8")
-
     def sort_key(self, card: int) -> tuple[int, int]:
         """Display order of a hand: by suit (jokers first), then rank high to low."""
         return (-1, -card) if card >= 52 else (card // 13, -card)
-
-    @classmethod
-    def labels(cls, lang: str = "en") -> Labels:
-        """The game's words in ``lang`` (``labels.<lang>.json`` beside the rules module, over the
-        engine's common labels); see :mod:`torite.engine.labels` for the schema."""
-        return _labels.load(cls, lang)
-
-    def status(self, obs: Mapping[str, Any], *, lang: str = "en",
-               names: Sequence[str | None] | None = None) -> list[tuple[str, str]]:
-        """Public state worth showing a player, as (label, value) rows, from the labels' status rows."""
-        return _labels.status(self, obs, lang, names)
-
-    def event_text(self, event: Event, *, lang: str = "en", names: Sequence[str | None] | None = None,
-                   you: int | None = None) -> str | None:
-        """One line describing an event for a log, or None to leave it out, from the labels.
-
-        ``names`` names the seats (default "seat N"); ``you`` is the reader's seat, whose lines
-        take the second-person forms the labels give."""
-        return _labels.event_text(self, event, lang, names, you)
 
     def parse_action(self, text: str) -> Action:
         try:
@@ -375,6 +371,10 @@ class State(ABC):
 
     def card_places(self) -> dict[str, int]:
         """Where every card is now (place name -> card mask): each deck card in exactly one."""
+        raise NotImplementedError
+
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
+        """Why ``seat`` may not make ``action`` now, or None when it may."""
         raise NotImplementedError
 
     def apply_text(self, seat: int, text: str) -> Action:

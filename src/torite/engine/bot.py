@@ -9,11 +9,20 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
 from torite.engine.base import Action, Game
+
+
+class Reason(NamedTuple):
+    """Why a bot chose what it chose, in one line: a key of the labels' ``hints`` (which say it in
+    each language) and what it names (``{"card": "QS", "higher": 2}``).  A rule-of-thumb bot
+    sets it as it decides, so the table's hint can teach the rule, not only the move."""
+
+    key: str
+    data: Mapping[str, Any] = {}
 
 
 # compiled, a native class: a game's bot or a test's may still be an interpreted subclass
@@ -24,11 +33,16 @@ class Bot(ABC):
     name: str = "bot"
     #: False for a bot that ignores the observation, so drivers may skip building it.
     uses_observation: bool = True
+    #: True for a bot whose decisions may take long (a search: tenths of a second and more), so a
+    #: server can keep them apart from the quick rule-of-thumb decisions that people wait on.
+    thinks: bool = False
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.game = game
         self.seat = seat
         self.rng = rng
+        #: the reason for the last ``act``'s choice (None: the bot gives none)
+        self.reason: Reason | None = None
 
     @abstractmethod
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:

@@ -28,7 +28,7 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from torite.cards import SUITS
-from torite.engine.base import Action
+from torite.engine.action import Action
 
 #: where a card of a :class:`Card` template is taken from, besides a pile's name
 HAND = "hand"

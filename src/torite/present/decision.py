@@ -19,13 +19,13 @@ its actions become buttons.  :func:`to_json` is what the server sends the web ta
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from torite.cards import iter_bits, parse_card
-from torite.engine.base import Action, Game
-from torite.engine.phases import HAND, Bid, Card, Cards, Contract, Phase, Word
+from torite.engine.base import Action, Game, Refusal, State
+from torite.engine.phases import DECK, HAND, Bid, Card, Cards, Contract, Phase, Word
 
 
 @dataclass
@@ -57,6 +57,9 @@ class Decision:
     multis: dict[str, Multi] = field(default_factory=dict)
     bids: dict[str, Bids] = field(default_factory=dict)
     calls: list[Action] = field(default_factory=list)
+    #: every call the phase declares beside a bidding box, legal now or not (Pass, Double and
+    #: Redouble stay in view, the refused ones disabled)
+    all_calls: list[Action] = field(default_factory=list)
     others: list[Action] = field(default_factory=list)
 
     @property
@@ -112,8 +115,64 @@ def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[str]) -> 
     if d.bids and phase is not None:
         d.calls = [a for a in others if isinstance(phase.template_of(a), Word)]
         others = [a for a in others if a not in d.calls]
+        d.all_calls = [Action(t.kind) for t in phase.actions if isinstance(t, Word)]
     d.others = others
     return d
+
+
+def refused(state: State, seat: int, phase: Phase | None, d: Decision, obs: Mapping[str, Any],
+            ) -> tuple[dict[str, Refusal], dict[Action, Refusal]]:
+    """Why each choice a face shows disabled now is refused, from the rules
+    (``state.refusal``): the cards of the hand (or of a pile the phase plays from, Umbridge's
+    dummy) that no single-card form plays, by card text; the bidding box's cells and calls that
+    are not legal, by action.  Only for the seat that decides (a waiting seat's hand is simply
+    not its turn)."""
+    cards: dict[str, Refusal] = {}
+    actions: dict[Action, Refusal] = {}
+    if phase is None:
+        return cards, actions
+    for form in phase.actions:
+        if isinstance(form, Card) and form.from_ != DECK:
+            where = obs.get("hand") if form.from_ == HAND else obs.get(form.from_)
+            offered = d.singles.get(form.kind, {}) if form.from_ == HAND else d.named.get(form.kind, {})
+            for text in where or ():
+                if text is None:
+                    continue
+                card = parse_card(text)
+                if card in offered or text in cards:
+                    continue
+                why = state.refusal(seat, Action(form.kind, 1 << card))
+                if why is not None:
+                    cards[text] = why
+        elif isinstance(form, Cards):
+            # a card no legal set takes part in: why not, as the set of its rank it would head
+            # (Galapagos' play-off: "your cards must outrank ♦A ♠A"), or as itself
+            usable = d.multis[form.kind].cards if form.kind in d.multis else set()
+            hand = [parse_card(c) for c in obs.get("hand") or () if c is not None]
+            for card in hand:
+                text = game_text(state, card)
+                if card in usable or text in cards:
+                    continue
+                mask = 1 << card
+                if form.same_rank and card < 52:
+                    mask = sum(1 << c for c in hand if c < 52 and c % 13 == card % 13)
+                why = state.refusal(seat, Action(form.kind, mask))
+                if why is not None:
+                    cards[text] = why
+    for box in d.bids.values():
+        for level in box.levels:
+            for denom in box.denoms:
+                if (level, denom) not in box.cells:
+                    a = Action(box.kind, 0, str(Contract(level, denom)))
+                    why = state.refusal(seat, a)
+                    if why is not None:
+                        actions[a] = why
+    for a in d.all_calls:
+        if a not in d.calls:
+            why = state.refusal(seat, a)
+            if why is not None:
+                actions[a] = why
+    return cards, actions
 
 
 def to_json(d: Decision, game: Game) -> dict[str, Any]:
@@ -126,10 +185,19 @@ def to_json(d: Decision, game: Game) -> dict[str, Any]:
         "multis": {k: {"count": m.count, "cards": [card(c) for c in sorted(m.cards)],
                        "sets": [act(a) for a in m.combos.values()]} for k, m in d.multis.items()},
         "bids": {k: {"levels": b.levels, "denoms": b.denoms,
-                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()}} for k, b in d.bids.items()},
+                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()},
+                     # every cell's action, legal or not: a refused cell's reason is keyed by it
+                     "texts": {f"{lv} {dn}": act(Action(k, 0, str(Contract(lv, dn)))) for lv in b.levels
+                               for dn in b.denoms}} for k, b in d.bids.items()},
         "calls": [act(a) for a in d.calls],
+        "all_calls": [act(a) for a in d.all_calls],
         "others": [act(a) for a in d.others],
     }
+
+
+def game_text(state: State, card: int) -> str:
+    """A card as the observation writes it (the game's notation)."""
+    return state.game.card_text(card)
 
 
 def phase_of(phases: Sequence[Phase], name: str) -> Phase | None:

@@ -1,11 +1,23 @@
-"""Per-client limits and retention: one client must not starve the others or fill the disk.
+"""Per-client limits, expiry and retention: one client must not starve the others or fill the disk.
 
-A token bucket per key (a client's address for table creation, a connection for its messages):
-``burst`` actions at once, then ``rate`` per second.  A table creation over the limit is refused
-(429, with how long to wait) and creates nothing; a WebSocket message over the limit is delayed
-until its turn, so a flooding client is slowed and told so, and nothing it sent is lost.  An
-honest client never meets either limit (a person sends a few messages a second at most, and
-opens a table a minute).
+A token bucket per key (a client's address for table creation and for its messages, a connection
+for its own messages): ``burst`` at once, then ``rate`` per second.  What happens past a limit:
+
+* a table creation is refused (429, with how long to wait) and creates nothing;
+* a WebSocket message waits its turn in the connection's queue (``message_queue`` long), so a
+  burst is paced, in order, and answered; a message that finds the queue full is refused, and
+  the client is told how many were refused by one ``slow_down`` error a second at most.  The
+  socket is read all the while, so its keep-alive pongs are never left unread; a connection that
+  has had ``flood_close`` messages refused is closed (1008);
+* a connection whose replies pile up unread (``max_outbox`` of them, or a send that does not
+  finish in ``send_timeout`` seconds) is closed (1008);
+* an address whose connection was so closed may not open a WebSocket for ``flood_cooldown``
+  seconds (refused before the handshake, which costs the server next to nothing);
+* sockets beyond ``sockets_per_address`` from one address, or ``sockets_per_table`` at one
+  table, get the error ``too_many_sockets`` and are closed.
+
+An honest client never meets any of them (a person sends a few messages a second at most,
+opens a table a minute, and a tab or two).  Limits hold per server process.
 """
 
 from __future__ import annotations
@@ -55,18 +67,46 @@ class ServerLimits:
 
     tables_per_minute: float = 10.0  # table creations per client address
     tables_burst: int = 10
-    messages_per_second: float = 50.0  # WebSocket messages per connection (beyond: paced)
+    messages_per_second: float = 50.0  # WebSocket messages per connection (beyond: queued, then refused)
     messages_burst: int = 200
+    address_messages_per_second: float = 200.0  # WebSocket messages per client address, all its sockets
+    address_messages_burst: int = 400
+    message_queue: int = 100  # messages a connection may have waiting for their turn
+    flood_close: int = 1000  # refused messages after which a connection is closed
+    flood_cooldown: float = 10.0  # seconds an address so closed may not connect again
+    max_outbox: int = 100  # replies a connection may leave unread before it is closed
+    send_timeout: float = 30.0  # seconds a send may wait for a client that does not read
+    sockets_per_address: int = 32
+    sockets_per_table: int = 300
+    #: origins besides the server's own (``scheme://host[:port]``) whose pages may open tables,
+    #: act and connect: the address players use when a proxy rewrites the Host header
+    allowed_origins: tuple[str, ...] = ()
+    unjoined_minutes: float = 60.0  # a table no person has joined expires after this
+    idle_hours: float = 24.0  # a table where nothing happened expires after this
     retention_days: float = 30.0  # finished tables (and their records) are kept this long
     prune_every_seconds: float = 3600.0
+    expire_every_seconds: float = 60.0
 
     def __post_init__(self) -> None:
-        for name in ("tables_per_minute", "messages_per_second", "retention_days", "prune_every_seconds"):
+        for name in ("tables_per_minute", "messages_per_second", "address_messages_per_second", "send_timeout",
+                     "flood_cooldown",
+                     "unjoined_minutes", "idle_hours", "retention_days", "prune_every_seconds",
+                     "expire_every_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
+        for name in ("tables_burst", "messages_burst", "address_messages_burst", "message_queue", "flood_close",
+                     "max_outbox", "sockets_per_address", "sockets_per_table"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+        for origin in self.allowed_origins:
+            if "://" not in origin or origin.endswith("/"):
+                raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")
 
     def table_limiter(self) -> RateLimiter:
         return RateLimiter(self.tables_per_minute / 60.0, self.tables_burst)
 
     def message_limiter(self) -> RateLimiter:
         return RateLimiter(self.messages_per_second, self.messages_burst)
+
+    def address_message_limiter(self) -> RateLimiter:
+        return RateLimiter(self.address_messages_per_second, self.address_messages_burst)

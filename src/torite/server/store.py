@@ -12,6 +12,9 @@ when the dialect is SQLite.
 from __future__ import annotations
 
 import json
+import logging
+import os
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,6 +24,7 @@ from typing import Any
 from sqlalchemy import (
     BigInteger,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -29,14 +33,28 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
+    func,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("torite.server")
+
+#: the channel of the processes' notices (``torite.server.cluster``)
+CHANNEL = "torite"
+#: the transaction lock under which a process makes or updates the schema ("schema")
+SCHEMA_LOCK = 0x736368656D61
+#: threads a server process calls PostgreSQL from (one table's writes stay ordered by its lock);
+#: SQLite has one writer, so one thread
+DB_THREADS = 4
 
 metadata = MetaData()
 
@@ -52,6 +70,22 @@ tables_t = Table(
     Column("created", Float, nullable=False),
     Column("finished", Float, nullable=True),
     Column("result", Text, nullable=True),            # JSON Result once finished
+    # added by issue 26 (an older database gets them, empty, when opened: see _add_missing_columns)
+    Column("joined", Float, nullable=True),           # first time a person took a seat (tables of bots: created)
+    Column("active", Float, nullable=True),           # the last action or seated join: for the idle expiry
+    Column("abandoned", Float, nullable=True),        # when it expired unfinished: no longer in play
+    Column("rematch", String(40), nullable=True),     # the table the same players moved on to
+    Column("driver", Integer, nullable=True),         # PostgreSQL: the process that took its bots' lease
+)
+
+#: each hint a seat asked for (the record counts them): its own table, so stores made before
+#: hints existed gain it by ``create_all`` and keep every row they had
+hints_t = Table(
+    "hints", metadata,
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("idx", Integer, primary_key=True, autoincrement=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),
 )
 
 actions_t = Table(
@@ -62,6 +96,30 @@ actions_t = Table(
     Column("action", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
+
+
+_IN_PLAY = (tables_t.c.id == bindparam("tid")) & tables_t.c.abandoned.is_(None) & tables_t.c.finished.is_(None)
+_APPEND = insert(actions_t)
+_ACTIVE = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"))
+_FINISH = update(tables_t).where(_IN_PLAY).values(active=bindparam("now"), finished=bindparam("now"),
+                                                  result=bindparam("result"))
+_NOTIFY = select(func.pg_notify(bindparam("channel"), bindparam("payload")))
+#: PostgreSQL: the append as one statement (one round trip, and a transaction of its own).  The
+#: update takes the table's row lock (so an expiry waits for it, or it sees the expiry); the
+#: action is inserted only if the table was updated, i.e. still in play; a position already taken
+#: fails the whole statement; the notice goes with the inserted action (delivered at commit).
+_PG_APPEND = """
+WITH upd AS (
+    UPDATE tables SET active = %(now)s,
+        finished = CASE WHEN %(result)s::text IS NULL THEN finished ELSE %(now)s END,
+        result = COALESCE(%(result)s::text, result)
+    WHERE id = %(tid)s AND abandoned IS NULL AND finished IS NULL RETURNING id),
+ins AS (
+    INSERT INTO actions (table_id, idx, seat, action, at)
+    SELECT id, %(idx)s, %(seat)s, %(action)s, %(now)s FROM upd RETURNING 1)
+SELECT (SELECT count(*) FROM ins),
+    (SELECT count(pg_notify(%(channel)s, %(notice)s)) FROM ins WHERE %(notice)s <> '')
+"""
 
 
 @dataclass
@@ -79,6 +137,12 @@ class TableRow:
     finished: float | None = None
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
+    #: the seat of each hint asked for, in order
+    hints: list[int] = field(default_factory=list)
+    joined: float | None = None
+    abandoned: float | None = None
+    rematch: str | None = None
+    driver: int | None = None
 
 
 def default_db_url() -> str:
@@ -94,7 +158,7 @@ def _make_engine(url: str) -> Engine:
         else:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path:
-                Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                _private_file(Path(path).expanduser())
             eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(eng, "connect")
@@ -106,7 +170,43 @@ def _make_engine(url: str) -> Engine:
             cur.close()
 
         return eng
-    return create_engine(_with_driver(url), pool_pre_ping=True)
+    # no ping before each use (a round trip per action): a connection the database dropped fails
+    # once, is thrown away by the pool, and the next use gets a new one
+    return create_engine(_with_driver(url), pool_size=DB_THREADS, max_overflow=2)
+
+
+class _Lost(Exception):
+    """A race lost inside a transaction: roll it back."""
+
+
+class TableGone(LookupError):
+    """The table is no longer in play (finished or expired) or no longer stored."""
+
+
+def _add_missing_columns(conn: Connection) -> None:
+    """A database made by an older torite lacks the newer columns (all nullable): add them, so it
+    keeps working and every game in it keeps replaying."""
+    have = {c["name"] for c in inspect(conn).get_columns("tables")}
+    for col in tables_t.columns:
+        if col.name not in have:
+            kind = col.type.compile(dialect=conn.dialect)
+            conn.execute(text(f'ALTER TABLE tables ADD COLUMN "{col.name}" {kind}'))
+
+
+def _private_file(path: Path) -> None:
+    """Create the SQLite file readable by its owner only (0600) before SQLite opens it: the seed
+    column tells every hidden card of the games in progress.  SQLite gives its ``-wal`` and
+    ``-shm`` files the database file's mode.  A file someone else may read is made private."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        if mode & 0o077:
+            log.warning("database %s could be read by others (mode %o): made private (600)", path, mode)
+            path.chmod(mode & 0o700)
+        return
+    os.close(fd)
 
 
 def _with_driver(url: str) -> str:
@@ -124,35 +224,114 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_db_url()
         self.engine = _make_engine(self.url)
-        metadata.create_all(self.engine)
+        #: PostgreSQL: several processes may share it (``torite.server.cluster``)
+        self.postgres = self.engine.dialect.name == "postgresql"
+        with self.engine.begin() as conn:
+            if self.postgres:
+                # several processes may start at once on one database: one makes the schema
+                conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": SCHEMA_LOCK})
+            metadata.create_all(conn)
+            _add_missing_columns(conn)
 
     def close(self) -> None:
         self.engine.dispose()
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
-                seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
-                settings=json.dumps(row.settings), created=row.created, finished=row.finished,
-                result=json.dumps(row.result) if row.result is not None else None))
+            self._insert(conn, row)
 
-    def append_action(self, table_id: str, idx: int, seat: int, action: str) -> None:
-        """Append one action; the (table, idx) primary key refuses a gap-less log's duplicate."""
+    @staticmethod
+    def _insert(conn: Any, row: TableRow) -> None:
+        conn.execute(insert(tables_t).values(
+            id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
+            seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
+            settings=json.dumps(row.settings), created=row.created, finished=row.finished,
+            result=json.dumps(row.result) if row.result is not None else None,
+            joined=row.joined, active=row.created, driver=row.driver))
+
+    def append_action(self, table_id: str, idx: int, seat: int, action: str,
+                      result: dict[str, Any] | None = None, notice: str | None = None) -> None:
+        """Append one action; the (table, idx) primary key refuses a second action at a position
+        (:class:`~sqlalchemy.exc.IntegrityError`: another writer had it).  ``result`` (the
+        game's, when this action ends it) marks the table finished in the same transaction: a
+        crash can never leave a finished game looking unfinished.  A table that expired
+        meanwhile takes no action (:class:`TableGone`).  ``notice`` (PostgreSQL) is sent to the
+        other processes by the same transaction: delivered when, and only if, it commits."""
+        now = time.time()
+        if self.postgres:
+            self._append_pg(table_id, idx, seat, action, now, result, notice)
+            return
         with self.engine.begin() as conn:
-            conn.execute(insert(actions_t).values(table_id=table_id, idx=idx, seat=seat, action=action,
-                                                  at=time.time()))
+            # statements built once (the hot path: every action of every table)
+            conn.execute(_APPEND, {"table_id": table_id, "idx": idx, "seat": seat, "action": action, "at": now})
+            if result is None:
+                done = conn.execute(_ACTIVE, {"tid": table_id, "now": now})
+            else:
+                done = conn.execute(_FINISH, {"tid": table_id, "now": now, "result": json.dumps(result)})
+            if done.rowcount != 1:
+                raise TableGone(table_id)
+            if notice is not None and self.postgres:
+                conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": notice})
+
+    def _append_pg(self, table_id: str, idx: int, seat: int, action: str, now: float,
+                   result: dict[str, Any] | None, notice: str | None) -> None:
+        """The same on PostgreSQL in one statement, so one round trip: a statement is a
+        transaction of its own, the insert, the table's mark and the notice all or nothing."""
+        params = {"tid": table_id, "idx": idx, "seat": seat, "action": action, "now": now,
+                  "result": json.dumps(result) if result is not None else None,
+                  "channel": CHANNEL, "notice": notice or ""}
+        with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+            row = conn.exec_driver_sql(_PG_APPEND, params).one()
+        if row[0] != 1:
+            raise TableGone(table_id)
+
+    def actions_since(self, table_id: str, start: int) -> list[tuple[int, str]]:
+        """The log from position ``start`` on: what another process appended."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
+                                .where(actions_t.c.table_id == table_id, actions_t.c.idx >= start)
+                                .order_by(actions_t.c.idx)).all()
+        out: list[tuple[int, str]] = []
+        for i, (idx, seat, action) in enumerate(rows, start=start):
+            if idx != i:
+                raise ValueError(f"table {table_id}: action log has a gap at {i}")
+            out.append((int(seat), str(action)))
+        return out
+
+    def orphans(self, live: set[int], me: int) -> list[str]:
+        """Tables in play that no live process drives (nobody took them, their driver died, or
+        it is this process, which lost its lock connection and must take them again)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.driver).where(
+                tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None)).order_by(tables_t.c.created)).all()
+        return [r.id for r in rows if r.driver is None or r.driver == me or r.driver not in live]
+
+    def set_driver(self, table_id: str, member: int | None) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(driver=member))
+
+    def add_hint(self, table_id: str, idx: int, seat: int) -> None:
+        """Note that ``seat`` took a hint (the table's ``idx``-th)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(hints_t).values(table_id=table_id, idx=idx, seat=seat, at=time.time()))
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
+        """Mark a table finished whose log ends the game (a database written before the mark and
+        the last action shared a transaction: healed when the table is rebuilt)."""
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(finished=time.time(), result=json.dumps(result)))
+            self._finish(conn, table_id, result)
+
+    @staticmethod
+    def _finish(conn: Any, table_id: str, result: dict[str, Any]) -> None:
+        conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                     .values(finished=time.time(), result=json.dumps(result)))
 
     def _row(self, r: Any) -> TableRow:
         return TableRow(id=r.id, game=r.game, options=json.loads(r.options), seed=int(r.seed),
                         seats=json.loads(r.seats), token_hashes=json.loads(r.token_hashes),
                         settings=json.loads(r.settings), created=r.created, finished=r.finished,
-                        result=json.loads(r.result) if r.result is not None else None)
+                        result=json.loads(r.result) if r.result is not None else None,
+                        joined=r.joined, abandoned=r.abandoned, rematch=r.rematch, driver=r.driver)
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -161,7 +340,12 @@ class Store:
                 return None
             row = self._row(r)
             row.actions = self._actions(conn, table_id)
+            row.hints = self._hints(conn, table_id)
             return row
+
+    def _hints(self, conn: Any, table_id: str) -> list[int]:
+        return [int(seat) for (seat,) in conn.execute(select(hints_t.c.seat).where(hints_t.c.table_id == table_id)
+                                                       .order_by(hints_t.c.idx)).all()]
 
     def _actions(self, conn: Any, table_id: str) -> list[tuple[int, str]]:
         rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
@@ -174,23 +358,76 @@ class Store:
         return out
 
     def prune(self, finished_before: float) -> list[str]:
-        """Delete the tables finished before ``finished_before`` (epoch seconds) with their logs;
-        their ids, so the server can drop them from memory too.  Unfinished tables are never
-        pruned: a game in progress is kept however old it is."""
+        """Delete the tables finished (or abandoned) before ``finished_before`` (epoch seconds)
+        with their logs; their ids, so the server can drop them from memory too.  A table in
+        play is never pruned: a game in progress is kept however old it is."""
         with self.engine.begin() as conn:
-            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(
-                tables_t.c.finished.is_not(None), tables_t.c.finished < finished_before))]
+            done = tables_t.c.finished.is_not(None) & (tables_t.c.finished < finished_before)
+            gone = tables_t.c.abandoned.is_not(None) & (tables_t.c.abandoned < finished_before)
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(done | gone))]
             if ids:
+                conn.execute(update(tables_t).where(tables_t.c.rematch.in_(ids)).values(rematch=None))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
+                conn.execute(delete(hints_t).where(hints_t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
         return ids
+
+    def expire(self, now: float, unjoined_before: float, idle_before: float) -> list[str]:
+        """Mark abandoned every table in play that no person joined since before
+        ``unjoined_before``, or where nothing happened since before ``idle_before``; their ids.
+        An abandoned table is out of play (not rebuilt, not counted, pruned with the finished);
+        the condition is checked again in the update, so an action that lands meanwhile wins."""
+        stale = tables_t.c.finished.is_(None) & tables_t.c.abandoned.is_(None) & (
+            (tables_t.c.joined.is_(None) & (tables_t.c.created < unjoined_before))
+            | (func.coalesce(tables_t.c.active, tables_t.c.created) < idle_before))
+        with self.engine.begin() as conn:
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(stale))]
+            if not ids:
+                return []
+            conn.execute(update(tables_t).where(tables_t.c.id.in_(ids), stale).values(abandoned=now))
+            return [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.id.in_(ids),
+                                                                           tables_t.c.abandoned == now))]
+
+    def mark_active(self, table_ids: list[str], now: float) -> None:
+        """People sit at these tables now: each is joined, and none is idle."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id.in_(table_ids)).values(
+                active=now, joined=func.coalesce(tables_t.c.joined, now)))
+
+    def in_play(self) -> int:
+        """How many tables are being played: neither finished nor abandoned."""
+        with self.engine.connect() as conn:
+            n = conn.execute(select(func.count()).select_from(tables_t).where(
+                tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None))).scalar_one()
+            return int(n)
+
+    def create_rematch(self, table_id: str, row: TableRow) -> str:
+        """The table the players of ``table_id`` move on to: ``row``, created now, or the one a
+        rematch asked earlier (by anyone, in any process) created; its id.  One transaction,
+        so two asks at once make one table."""
+        try:
+            with self.engine.begin() as conn:
+                found = conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar_one_or_none()
+                if found is not None:
+                    return str(found)
+                self._insert(conn, row)
+                done = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.rematch.is_(None))
+                                    .values(rematch=row.id))
+                if done.rowcount != 1:
+                    raise _Lost  # another ask won meanwhile: take its table back out
+                return row.id
+        except _Lost:
+            pass
+        with self.engine.connect() as conn:
+            return str(conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar_one())
 
     def unfinished(self) -> Iterator[TableRow]:
         """Every table still being played, with its log: what a restart must rebuild."""
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t).where(tables_t.c.finished.is_(None))
+            rows = conn.execute(select(tables_t).where(tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None))
                                 .order_by(tables_t.c.created)).all()
             for r in rows:
                 row = self._row(r)
                 row.actions = self._actions(conn, row.id)
+                row.hints = self._hints(conn, row.id)
                 yield row

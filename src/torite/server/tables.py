@@ -3,8 +3,15 @@
 A live table holds the rules state, rebuilt from the store's log when needed.  Every change
 goes through :meth:`TableManager.act`, which applies the action to a clone, appends it to the
 log, and only then makes the clone the table's state – so a refused action or a failed write
-changes nothing.  Bots and idle seats are driven by one asyncio task per table; a bot's
-``act`` runs in a thread pool so a slow search bot never stalls the other tables.
+changes nothing.  Bots and idle seats are driven by one asyncio task per table; a bot thinks in
+a worker process (``torite.server.bots``), so no bot's decision ever holds up a message.
+
+The manager is built in layers, each a module: :mod:`torite.server.live` (the table, its
+seats and connections, and the messages they are sent), :mod:`torite.server.keeper` (the
+tables in memory and the store behind them), :mod:`torite.server.driving` (bots and idle
+clocks), :mod:`torite.server.peers` (the other server processes); this module is the top one:
+what requests ask of the tables (create, rematch, load, join, hint, act).  The names other
+modules import from here (``LiveTable``, ``TableError``, ``piles_of``…) are re-exported.
 
 What a connection is sent is built from ``state.observation(seat)`` and
 ``state.events_for(seat)`` alone (``None`` for a spectator): nothing else about the state
@@ -15,335 +22,140 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
-import json
 import logging
-import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-import torite.bots.registry as bot_registry
-from torite.cards import parse_card
-from torite.engine import labels
+from sqlalchemy.exc import IntegrityError
+
 from torite.engine.base import Game, IllegalAction, OptionError, State
-from torite.engine.bot import Bot
-from torite.engine.driver import decide, next_seat
 from torite.engine.registry import make_game
-from torite.present import decision
-from torite.record import Record, start_record
-from torite.server.store import Store, TableRow
+from torite.present import hint, labels
+from torite.server.cluster import Cluster
+from torite.server.live import (
+    SETTINGS,
+    Connection,
+    LiveTable,
+    Seat,
+    TableError,
+    bot_names,
+    hash_token,
+    log_line,
+    piles_of,
+)
+from torite.server.peers import EXPIRED, TablePeers
+from torite.server.store import TableGone, TableRow
+
+__all__ = ["SETTINGS", "Connection", "LiveTable", "Seat", "TableError", "TableManager", "bot_names", "log_line",
+           "piles_of"]
 
 log = logging.getLogger("torite.server")
 
-T = TypeVar("T")
-
-#: Table settings (not game options) and their bounds.
-SETTINGS: dict[str, tuple[float, float, float]] = {
-    # name: (default, minimum, maximum)
-    "idle_seconds": (0.0, 0.0, 86400.0),   # 0 = never replace an idle player by a bot
-    "bot_delay": (0.0, 0.0, 10.0),         # pause before a bot moves, so people can follow
-}
-IDLE_BOT = "normal"
+#: how often an action is checked again after another process took its position in the log
+CONFLICT_RETRIES = 3
+#: seconds a table no socket holds (finished, or driven by another process) stays in memory
+UNUSED_SECONDS = 60.0
 MAX_SEAT_NAME = 40
-
-
-class TableError(ValueError):
-    """A request the server refuses; ``code`` is a stable machine-readable reason."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def hash_token(token: str) -> str:
-    """Only this hash is stored, so a leaked database does not hand out seats."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-#: bots a table does not offer: OpenSpiel's ISMCTS needs the research extra and takes about a second
-#: a decision through the adapter (it is for `torite arena`, not for a person waiting at a table)
-TABLE_HIDDEN_BOTS = frozenset({"openspiel-ismcts"})
-
-
-def bot_names() -> tuple[str, ...]:
-    """Read at call time: search levels register themselves after import."""
-    return tuple(n for n in bot_registry.BOT_NAMES if n not in TABLE_HIDDEN_BOTS)
-
-
-@dataclass
-class Seat:
-    kind: str                 # "human" or "bot"
-    level: str | None         # bot level for a bot seat
-    name: str
-    token_hash: str | None
-    away: bool = False        # a human seat played by a bot after idling
-    connections: int = 0
-
-    def public(self, index: int) -> dict[str, Any]:
-        return {"seat": index, "kind": self.kind, "level": self.level, "name": self.name,
-                "connected": self.connections > 0, "away": self.away}
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client (a websocket): which seat it speaks for and how much of the log it has.
-
-    Messages are not pushed directly: the table marks the connection dirty and its writer task
-    builds the newest state when the socket is ready, so a slow client gets fewer, fresher
-    snapshots instead of an ever-growing queue.
-    """
-
-    seat: int | None = None
-    joined: bool = False
-    log_sent: int = 0
-    dirty: bool = False
-    outbox: deque[dict[str, Any]] = field(default_factory=deque)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    closed: bool = False
-
-    def push(self, message: dict[str, Any]) -> None:
-        self.outbox.append(message)
-        self.wake.set()
-
-    def mark_dirty(self) -> None:
-        self.dirty = True
-        self.wake.set()
-
-
-@dataclass(eq=False)
-class LiveTable:
-    id: str
-    game: Game
-    state: State
-    seed: int
-    seats: list[Seat]
-    settings: dict[str, float]
-    created: float
-    actions: list[tuple[int, str]] = field(default_factory=list)
-    finished: float | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    wake: asyncio.Event = field(default_factory=asyncio.Event)
-    conns: set[Connection] = field(default_factory=set)
-    bots: dict[int, tuple[str, Bot]] = field(default_factory=dict)
-    idle_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
-    driver: asyncio.Task[None] | None = None
-    #: when each idle clock running now runs out (epoch seconds): shown as a countdown
-    idle_deadlines: dict[int, float] = field(default_factory=dict)
-    #: the table the same players moved on to (its id and the new seats' tokens; kept in
-    #: memory only: a token is shown once, to its own seat's connections)
-    rematch: tuple[str, dict[int, str]] | None = None
-    version: int = 0
-    changed_at: float = field(default_factory=time.time)
-    _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
-    _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_over()
-
-    @property
-    def schema(self) -> dict[str, Any]:
-        return self.game.schema()
-
-    def controlled_by_bot(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return s.kind == "bot" or s.away
-
-    def seat_names(self) -> list[str | None]:
-        """The names chosen in the lobby (None: the game's words name the seat, "seat 1", "席1")."""
-        return [s.name or None for s in self.seats]
-
-    def touch(self) -> None:
-        """Something visible changed: invalidate cached views and wake every connection."""
-        self.version += 1
-        self.changed_at = time.time()
-        for c in self.conns:
-            c.mark_dirty()
-
-    # ------------------------------------------------------------------ views
-    def log_for(self, key: int | None) -> list[dict[str, Any]]:
-        """Log lines ``key`` may see, extended incrementally from ``events_for(key)``; each line's
-        ``text`` is by language."""
-        cached = self._logs.setdefault(key, [])
-        done = cached[-1]["i"] + 1 if cached else 0
-        events = self.state.events_for(key)
-        if done > len(events):  # a game that trimmed its events: start over
-            cached.clear()
-            done = 0
-        for i in range(done, len(events)):
-            text = labels.event_texts(self.game, events[i], self.seat_names())
-            if text is not None:
-                line = {"i": i, "text": text, "kind": events[i].kind}
-                if events[i].kind in _LOG_DATA:
-                    # the table shows these as well as saying them: a finished trick stays on
-                    # the table a moment, a round's end opens its summary
-                    line["data"] = events[i].data
-                cached.append(line)
-        # remember how far we looked even when the last events had no text
-        if events and (not cached or cached[-1]["i"] != len(events) - 1):
-            cached.append({"i": len(events) - 1, "text": None})
-        return cached
-
-    def view_json(self, key: int | None) -> str:
-        """The state as ``key`` sees it, as a JSON object text without its closing brace."""
-        hit = self._views.get(key)
-        if hit is not None and hit[0] == self.version:
-            return hit[1]
-        state, game = self.state, self.game
-        obs = state.observation(key)
-        over = state.is_over()
-        to_act = state.to_act()
-        legal: list[dict[str, Any]] = []
-        actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
-        texts = labels.view_texts(game, obs, actions, self.seat_names())  # by language
-        for a, label in zip(actions, texts["actions"]):
-            text = game.action_text(a)
-            legal.append({"text": text, "kind": a.kind, "label": label,
-                          "cards": text.split()[1:1 + a.cards.bit_count()], "arg": a.arg})
-        hand = obs.get("hand") or []
-        try:
-            hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
-        except (ValueError, TypeError):
-            hand = list(hand)
-        msg = {
-            "type": "state", "table": self.id, "game": game.id, "title": game.title,
-            "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
-            "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
-            "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
-            "legal": legal, "decision": decision.to_json(decision.group(
-                decision.phase_of(game.phases(), obs["phase"]), actions, hand), game) if actions else None,
-            "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
-            "result": state.result().to_json() if over else None, "obs": obs,
-            "settings": self.settings, **self._moments(key, obs),
-        }
-        text = json.dumps(msg, ensure_ascii=False, separators=(",", ":"))[:-1]
-        self._views[key] = (self.version, text)
-        return text
-
-    def _moments(self, key: int | None, obs: Mapping[str, Any]) -> dict[str, Any]:
-        """What the table shows beside the observation: the idle clocks running now, the
-        rematch (with this seat's own link), who is winning the trick, the piles.  (A finished
-        trick and a round's end come as log lines with their event's ``data``: every line
-        reaches the client once, in order, however quickly the states that follow replace
-        each other.)"""
-        idle = [self.idle_deadlines.get(s) for s in range(len(self.seats))]
-        rematch = None
-        if self.rematch is not None:
-            new_id, tokens = self.rematch
-            frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
-            rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
-        return {"idle_deadlines": idle, "rematch": rematch,
-                "winning": obs.get("winning"), "piles": piles_of(self.schema, obs)}
-
-    def message_for(self, conn: Connection) -> str:
-        """The next state message for one connection: the shared view plus its new log lines."""
-        lines = self.log_for(conn.seat)
-        start = conn.log_sent
-        new = [x for x in lines[start:] if x["text"] is not None]
-        conn.log_sent = len(lines)
-        # "now": the server's clock, so a countdown shows right whatever the client's clock says
-        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
-                + ',"log":' + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
-
-    def record(self) -> Record:
-        names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
-        rec = start_record(self.game, self.seed, names)
-        rec.actions = list(self.actions)
-        if self.over:
-            rec.result = self.state.result().to_json()
-        return rec
-
-
-#: events whose log lines carry their data
-_LOG_DATA = frozenset({"trick", "round_end", "game_end"})
-
-
-def piles_of(schema: Mapping[str, Any], obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The piles of cards on the table, as the game declares them (``schema["piles"]``) and the
-    seat's observation shows them: ``{"name", "cards"}`` for a pile the seat sees (a card it may
-    not see is null, drawn as a back), ``{"name", "count"}`` for one it does not.  The table
-    shows those its game's labels name in ``maps.piles``."""
-    out: list[dict[str, Any]] = []
-    for p in schema["piles"]:
-        cards = obs[p["name"]]
-        out.append({"name": p["name"], "cards": list(cards)} if cards is not None
-                   else {"name": p["name"], "count": obs[p["name"] + "_size"]})
-    return out
 
 
 def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
     out: dict[str, float] = {}
-    given = dict(given or {})
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        # a list of pairs would pass dict(); anything but an object is refused, not guessed at
+        raise TableError("bad_settings", "settings must be an object such as {\"idle_seconds\": 120}")
+    given = dict(given)
     unknown = sorted(set(given) - set(SETTINGS))
     if unknown:
         raise TableError("bad_settings", f"unknown table setting {', '.join(unknown)} "
                                          f"(settings: {', '.join(SETTINGS)})")
     for name, (default, lo, hi) in SETTINGS.items():
         v = given.get(name, default)
+        what = "0 or 1" if name == "hints" else "a number of seconds"
+        if isinstance(v, bool) and name == "hints":
+            v = float(v)
         if isinstance(v, bool) or not isinstance(v, int | float | str):
-            raise TableError("bad_settings", f"{name}: expected a number of seconds")
+            raise TableError("bad_settings", f"{name}: expected {what}")
         try:
             f = float(v)
         except ValueError:
-            raise TableError("bad_settings", f"{name}: expected a number of seconds") from None
+            raise TableError("bad_settings", f"{name}: expected {what}") from None
         if not lo <= f <= hi:
             raise TableError("bad_settings", f"{name}: must be from {lo:g} to {hi:g}")
         out[name] = f
     return out
 
 
-class TableManager:
+class TableManager(TablePeers):
     """Every live table; creation, loading by replay, actions, bots and idle timers."""
-
-    def __init__(self, store: Store, *, bot_threads: int = 4, max_tables: int = 2000) -> None:
-        self.store = store
-        #: unfinished tables held in memory at once; past it a new table is refused, so a flood
-        #: of requests cannot exhaust the server (finished tables do not count)
-        self.max_tables = max_tables
-        self.tables: dict[str, LiveTable] = {}
-        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="torite-db")
-        self._bots = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="torite-bot")
-        self._loading: dict[str, asyncio.Future[LiveTable | None]] = {}
-        #: finished table -> its rematch, kept while the server runs (a finished table nobody
-        #: watches leaves memory; its players may come back for the rematch link)
-        self.rematches: dict[str, tuple[str, dict[int, str]]] = {}
-        self.started = False
-
-    async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Every store call on one thread: writes stay ordered and the event loop stays free."""
-        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     # --------------------------------------------------------------- lifecycle
     async def start(self) -> None:
-        """Rebuild every unfinished table from its log and let its bots resume."""
+        """Rebuild every unfinished table from its log and let its bots resume (on PostgreSQL:
+        every table no live process drives, and then, every ``sweep_seconds``, those whose
+        process died)."""
+        if not self.bots.lanes:
+            await self.bots.start()
+        if self.store.postgres:
+            self.cluster = Cluster(self.store.url, self._on_notice, self._leases_lost, self._reconnected)
+            await self.cluster.start()
+            await self._sweep()
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever(), name="cluster-sweep")
+            self.started = True
+            return
         rows = await self._db_call(lambda: list(self.store.unfinished()))
         for row in rows:
-            try:
-                table = self._rebuild(row)
-            except Exception:
-                log.exception("table %s cannot be rebuilt from its log; left out", row.id)
-                continue
-            self.tables[table.id] = table
-            self._start(table)
+            table = await self._revive(row)
+            if table is not None:
+                self.tables[table.id] = table
+                self._start(table)
         self.started = True
 
     async def prune(self, finished_before: float) -> list[str]:
-        """Forget the tables finished before ``finished_before``: in the store and in memory (a
-        live game is never dropped, whatever its age)."""
+        """Forget the tables finished (or abandoned) before ``finished_before``: in the store and
+        in memory (a game in play is never dropped, whatever its age)."""
         ids: list[str] = await self._db_call(self.store.prune, finished_before)
         for i in ids:
             t = self.tables.get(i)
             if t is not None and t.state.is_over():
-                del self.tables[i]
+                self._drop(t, "not_found", "this table is no longer kept")
+            self._tell("x", i, c="not_found")
+        return ids
+
+    async def expire(self, unjoined_seconds: float, idle_seconds: float) -> list[str]:
+        """Tables nobody joined for ``unjoined_seconds``, or where nothing happened for
+        ``idle_seconds``, leave play: they no longer count against the cap, are not rebuilt
+        after a restart, and are pruned with the finished ones.  A table with a seated
+        person connected here is active, whatever its log says."""
+        now = time.time()
+        seated = [t.id for t in self.tables.values() if not t.over and any(c.seat is not None for c in t.conns)]
+        if seated:
+            await self._db_call(self.store.mark_active, seated, now)
+        ids: list[str] = await self._db_call(self.store.expire, now, now - unjoined_seconds, now - idle_seconds)
+        for i in ids:
+            t = self.tables.get(i)
+            if t is not None:
+                self._drop(t, "expired", EXPIRED)
+            self._tell("x", i, c="expired")
+        if ids:
+            log.info("%d tables expired unplayed", len(ids))
+        # tables a request loaded (a record, an info) that nobody watches and this process does
+        # not drive leave memory; they are loaded again if asked for
+        quiet = time.monotonic() - UNUSED_SECONDS
+        for t in list(self.tables.values()):
+            if not t.conns and t.used < quiet and (t.over or not self._drives(t)):
+                self.tables.pop(t.id, None)
         return ids
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sweeper
         for t in list(self.tables.values()):
             if t.driver is not None:
                 t.driver.cancel()
@@ -356,36 +168,18 @@ class TableManager:
                 c.closed = True
                 c.wake.set()
         self.tables.clear()
-        self._bots.shutdown(wait=False, cancel_futures=True)
+        if self.cluster is not None:
+            await self.cluster.stop()
+        for task in list(self._background):
+            task.cancel()
+        await self.bots.stop()
         self._db.shutdown(wait=True)
-
-    def _rebuild(self, row: TableRow) -> LiveTable:
-        game = make_game(row.game, row.options)
-        state = game.new_state(row.seed)
-        for i, (seat, text) in enumerate(row.actions):
-            if seat not in state.to_act():
-                raise ValueError(f"action {i} ({seat}: {text!r}) is out of turn")
-            state.apply_text(seat, text)
-        seats = [Seat(kind=s["kind"], level=s.get("level"), name=s.get("name", ""), token_hash=h)
-                 for s, h in zip(row.seats, row.token_hashes)]
-        settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
-        table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
-                          created=row.created, actions=list(row.actions), finished=row.finished)
-        return table
-
-    def _start(self, table: LiveTable) -> None:
-        if not table.over and table.driver is None:
-            table.driver = asyncio.get_running_loop().create_task(self._drive(table), name=f"table-{table.id}")
-        self._update_idle(table)
 
     # ---------------------------------------------------------------- creation
     async def create(self, game_id: Any, options: Mapping[str, Any] | None, seats: Sequence[Mapping[str, Any]],
                      settings: Mapping[str, Any] | None = None, seed: int | None = None,
                      ) -> tuple[LiveTable, dict[int, str]]:
         """A new table; returns it with the secret token of each human seat (shown once)."""
-        if sum(1 for t in self.tables.values() if not t.state.is_over()) >= self.max_tables:
-            raise TableError("too_many_tables",
-                             f"the server already runs {self.max_tables} unfinished tables; try again later")
         if not isinstance(game_id, str):
             raise TableError("bad_game", "game must be a game id")
         if options is not None and not isinstance(options, Mapping):
@@ -416,45 +210,69 @@ class TableManager:
             elif kind == "human":
                 token = secrets.token_urlsafe(18)
                 tokens[i] = token
-                seat_objs.append(Seat("human", None, name.strip(), hash_token(token)))
+                seat_objs.append(Seat("human", None, name.strip(), hash_token(token), host=s.get("host") is True))
             else:
                 raise TableError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
         clean = _clean_settings(settings)
-        if seed is None:
-            seed = secrets.randbelow(2**53)
-        state = game.new_state(seed)
-        table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seat_objs,
-                          settings=clean, created=time.time())
-        row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
-                       seats=[{"kind": s.kind, "level": s.level, "name": s.name} for s in seat_objs],
-                       token_hashes=[s.token_hash for s in seat_objs], settings=clean, created=table.created)
+        # what is really in play counts: finished and expired tables do not (in any process)
+        if await self._db_call(self.store.in_play) >= self.max_tables:
+            raise TableError("too_many_tables",
+                             f"the server already runs {self.max_tables} unfinished tables; try again later")
+        table, row = self._new_table(game, seat_objs, clean, seed)
+        if self.cluster is not None and await self.cluster.try_lease(table.id):
+            row.driver = self.cluster.member  # its creator drives it
         await self._db_call(self.store.create_table, row)
         self.tables[table.id] = table
         self._start(table)
         return table, tokens
 
+    @staticmethod
+    def _new_table(game: Game, seats: list[Seat], settings: dict[str, float],
+                   seed: int | None) -> tuple[LiveTable, TableRow]:
+        if seed is None:
+            seed = secrets.randbelow(2**53)
+        state = game.new_state(seed)
+        now = time.time()
+        # a table of bots has nobody to wait for: it counts as joined from the start
+        joined = None if any(s.kind == "human" for s in seats) else now
+        table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seats,
+                          settings=settings, created=now, joined=joined)
+        row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
+                       seats=[{"kind": s.kind, "level": s.level, "name": s.name, **({"host": True} if s.host else {})}
+                              for s in seats],
+                       token_hashes=[s.token_hash for s in seats], settings=settings, created=now, joined=joined)
+        return table, row
+
     async def rematch(self, table: LiveTable) -> LiveTable:
         """A new table for the same players: same game, options, seats (people, bots and names)
-        and settings, a new deal.  Asked twice (by two players), it is the same new table; each
-        person's new seat token reaches only that seat's view of the old table."""
+        and settings, a new deal, and each person's own seat token, so the link each seat is
+        shown is the one it already holds.  Stored with the finished table in one transaction:
+        asked twice (by two players, in two processes, before and after a restart), it is the
+        same new table."""
         if not table.over:
             raise TableError("not_finished", "a rematch starts when the game is over")
-        async with table.lock:  # two players asking at once get one table
-            if table.rematch is not None:
-                found = await self.get(table.rematch[0])
-                if found is not None:
-                    return found
-            seats = [{"kind": s.kind, "level": s.level, "name": s.name} if s.kind == "bot"
-                     else {"kind": s.kind, "name": s.name} for s in table.seats]
-            new, tokens = await self.create(table.game.id, table.game.options, seats, table.settings)
-            table.rematch = self.rematches[table.id] = (new.id, tokens)
-            table.touch()
-            return new
+        async with table.lock:
+            if table.rematch is None:
+                seats = [Seat(s.kind, s.level, s.name, s.token_hash, host=s.host) for s in table.seats]
+                if await self._db_call(self.store.in_play) >= self.max_tables:
+                    raise TableError("too_many_tables", f"the server already runs {self.max_tables} unfinished "
+                                                        "tables; try again later")
+                _, row = self._new_table(table.game, seats, dict(table.settings), None)
+                table.rematch = await self._db_call(self.store.create_rematch, table.id, row)
+                table.touch()
+                self._tell("r", table.id, r=table.rematch)
+        found = await self.get(table.rematch)
+        if found is None:
+            raise TableError("not_found", "the rematch's table is no longer kept")
+        return found
 
     async def get(self, table_id: str) -> LiveTable | None:
         """A live table, loading (by replay) a finished or evicted one from the store."""
         t = self.tables.get(table_id)
         if t is not None:
+            t.used = time.monotonic()
+            if self.cluster is not None and not t.conns and not t.over and not self._drives(t):
+                await self._catch_up(t)  # nobody tells this process of its actions: read them
             return t
         if not isinstance(table_id, str) or not 0 < len(table_id) <= 40:
             return None
@@ -466,14 +284,18 @@ class TableManager:
         try:
             row = await self._db_call(self.store.load_table, table_id)
             table = None
-            if row is not None:
+            if row is not None and row.abandoned is None:
                 try:
                     table = self._rebuild(row)
                 except Exception:
                     log.exception("table %s cannot be rebuilt from its log", table_id)
             if table is not None:
-                table.rematch = self.rematches.get(table_id)  # finished, unwatched, asked for again
                 table = self.tables.setdefault(table_id, table)
+                assert table is not None
+                if self.cluster is not None:
+                    self._tell("q", table.id)  # who is connected, who is away: their processes say
+                    if not table.over:
+                        self._background_task(self._claim(table))
                 self._start(table)
             fut.set_result(table)
             return table
@@ -495,17 +317,24 @@ class TableManager:
             return False
         return hmac.compare_digest(hash_token(token), expected)
 
-    def attach(self, table: LiveTable, conn: Connection, seat: int | None) -> None:
+    def attach(self, table: LiveTable, conn: Connection, seat: int | None, token: str | None = None) -> None:
         if conn in table.conns:
             self.detach(table, conn)
+        if seat is not None:
+            if token is not None:
+                table.tokens[seat] = token  # its link to the rematch holds it
+            self.seen(table)
         conn.seat = seat
         conn.joined = True
         conn.log_sent = 0
         table.conns.add(conn)
+        conn.mark_dirty()  # the joiner gets the whole state and log
         if seat is not None:
             table.seats[seat].connections += 1
+            if table.seats[seat].connections == 1:
+                table.touch()  # the seat shows as connected: everyone's view changed
             self.returned(table, seat)
-        table.touch()
+        self._tell_presence(table)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn not in table.conns:
@@ -513,54 +342,151 @@ class TableManager:
         table.conns.discard(conn)
         if conn.seat is not None:
             table.seats[conn.seat].connections -= 1
-        table.touch()
-        if table.over and not table.conns:
-            self.tables.pop(table.id, None)  # finished and unwatched: reload from the store if asked
+            if table.seats[conn.seat].connections == 0:
+                table.touch()  # nobody else's view changes when a spectator or a second tab leaves
+        self._tell_presence(table)
+        if not table.conns and (table.over or not self._drives(table)):
+            # finished (or driven by another process) and unwatched here: reload from the store if asked
+            self.tables.pop(table.id, None)
 
-    def returned(self, table: LiveTable, seat: int) -> None:
-        """The seat's player is back: the stand-in bot stops and the idle clock restarts."""
-        s = table.seats[seat]
-        if s.away:
-            s.away = False
+    def seen(self, table: LiveTable) -> None:
+        """A person is at the table: the store hears of it (at most once a minute a table), so
+        the table is joined and does not expire as idle while people sit at it."""
+        now = time.time()
+        if table.joined is not None and now - table.seen_at < 60:
+            return
+        table.seen_at = now
+        table.joined = table.joined or now
+
+        async def tell() -> None:
+            with contextlib.suppress(TableError):
+                await self._db_call(self.store.mark_active, [table.id], now)
+
+        task = asyncio.get_running_loop().create_task(tell())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def others_on_seat(self, table: LiveTable, conn: Connection) -> list[Connection]:
+        """The other connections of ``conn``'s seat from another browser tab (a reload keeps its
+        tab, so it is not another)."""
+        if conn.seat is None:
+            return []
+        return [c for c in table.conns if c is not conn and c.seat == conn.seat and not c.closed
+                and not (conn.tab and c.tab == conn.tab)]
+
+    def take_over(self, table: LiveTable, conn: Connection) -> int:
+        """``conn`` keeps its seat alone: every other tab on it is told and goes on watching (public
+        information only).  Returns how many were moved."""
+        moved = self.others_on_seat(table, conn)
+        for c in moved:
+            c.push({"type": "taken_over", "seat": c.seat})
+            table.seats[c.seat].connections -= 1  # type: ignore[index]
+            c.seat = None
+            c.log_sent = 0
+        if moved:
             table.touch()
-        self._restart_idle(table, seat)
+        return len(moved)
+
+    def stand_in(self, table: LiveTable, by: int, seat: Any) -> None:
+        """The host hands a gone player's seat to the stand-in bot at once (the player takes it
+        back by returning).  Any seated player may when no seat is the host's."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.seats):
+            raise TableError("bad_seat", "no such seat")
+        if any(s.host for s in table.seats) and not table.seats[by].host:
+            raise TableError("not_host", "only the table's host may hand a seat to a bot")
+        s = table.seats[seat]
+        if s.kind != "human" or s.connections > 0 or seat == by:
+            raise TableError("not_gone", f"seat {seat} is not a gone player's seat")
+        if table.over:
+            raise TableError("game_over", "the game is over")
+        if not s.away:
+            s.away = True
+            h = table.idle_timers.pop(seat, None)
+            if h is not None:
+                h.cancel()
+            table.idle_deadlines.pop(seat, None)
+            table.touch()
+            table.wake.set()
+
+    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+        """A hint for ``seat`` now: the ``normal`` bot's choice from the seat's observation and
+        legal actions only, with its reason, in every language; counted for the record."""
+        if table.settings.get("hints", 1.0) <= 0:
+            raise TableError("no_hints", "this table gives no hints")
+        state = table.state
+        if state.is_over() or seat not in state.to_act():
+            raise TableError("not_your_turn", "a hint is for a decision of your own")
+        obs = state.observation(seat)
+        legal = state.legal_actions(seat)
+        n = len(table.actions)
+        try:
+            # a rule bot's one decision (well under a millisecond): a thread, not a bot worker,
+            # since the worker's answer carries no reason; a flood of asks is paced per socket
+            action, reason = await asyncio.to_thread(hint.suggest, table.game, seat, obs, legal)
+        except Exception:  # a bot's bug must not leave the asker waiting
+            log.exception("no hint for seat %d of table %s", seat, table.id)
+            raise TableError("no_hint", "no hint can be made now") from None
+        texts = labels.view_texts(table.game, obs, [action], table.seat_names())
+        idx = len(table.hints)
+        table.hints.append(seat)
+        try:
+            await self._db_call(self.store.add_hint, table.id, idx, seat)
+        except Exception:
+            log.exception("cannot store hint %d of table %s", idx, table.id)
+        table.touch()
+        return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
+                "reason": labels.hint_texts(table.game, reason, table.seat_names())}
 
     # ---------------------------------------------------------------- actions
-    async def act(self, table: LiveTable, seat: int, text: str, *, by_bot: bool = False) -> str:
-        """Apply one action; returns its canonical text.  Raises :class:`TableError`."""
+    async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:
+        """Apply one action; returns its canonical text.  Raises :class:`TableError`.
+
+        ``decision``, when given, is the number of the seat's decision the action answers (the
+        state's ``decision_no``): if the seat has decided since, the action is refused as stale
+        rather than taken as the answer to a question it was not meant for."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
+        if decision is not None and (isinstance(decision, bool) or not isinstance(decision, int)):
+            raise TableError("bad_action", "decision is the number of the decision the action answers")
+        # shielded: once the write has started, the table must take the action in memory too,
+        # even when the client that sent it is gone before the answer (its handler cancelled)
+        return await asyncio.shield(self._act_locked(table, seat, text, decision, by_bot))
+
+    async def _act_locked(self, table: LiveTable, seat: int, text: str, decision: int | None,
+                          by_bot: bool) -> str:
         async with table.lock:
-            state = table.state
-            if state.is_over():
-                raise TableError("game_over", "the game is over")
-            if by_bot and not table.controlled_by_bot(seat):
-                raise TableError("not_bot", f"seat {seat} is played by a person now")
-            if seat not in state.to_act():
-                who = ", ".join(map(str, state.to_act()))
-                raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
-            try:
-                action = table.game.parse_action(text)
-                new = state.clone()
-                new.apply(seat, action)
-            except (IllegalAction, ValueError) as e:
-                raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
-            canonical = table.game.action_text(action)
-            idx = len(table.actions)
-            try:
-                await self._db_call(self.store.append_action, table.id, idx, seat, canonical)
-            except Exception:
-                log.exception("cannot store action %d of table %s", idx, table.id)
-                raise TableError("storage", "the server could not save this action; try again") from None
+            for attempt in range(CONFLICT_RETRIES + 1):
+                new, canonical = self._check(table, seat, text, decision, by_bot)
+                idx = len(table.actions)
+                over = new.is_over()
+                result = new.result().to_json() if over else None
+                notice = None
+                if self.cluster is not None and self._needs_notice(table):
+                    notice = self.cluster.payload("a", table.id, i=idx, s=seat, a=canonical, h=not by_bot)
+                try:
+                    # the action that ends the game and the "finished" mark: one transaction
+                    await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result, notice)
+                    break
+                except TableError:
+                    raise
+                except TableGone:
+                    self._drop(table, "expired", EXPIRED)
+                    raise TableError("game_over", "this table is no longer in play") from None
+                except IntegrityError:
+                    # another process wrote this position first: read what it wrote, and check
+                    # the action again against the table as it now is
+                    if self.cluster is None or attempt == CONFLICT_RETRIES:
+                        log.error("table %s: position %d is taken in the log", table.id, idx)
+                        raise TableError("storage", "the server could not save this action; try again") from None
+                    await self._catch_up_locked(table)
+                except Exception:
+                    log.exception("cannot store action %d of table %s", idx, table.id)
+                    raise TableError("storage", "the server could not save this action; try again") from None
             table.state = new
             table.actions.append((seat, canonical))
-            if new.is_over():
-                table.finished = time.time()
-                result = new.result().to_json()
-                try:
-                    await self._db_call(self.store.finish_table, table.id, result)
-                except Exception:
-                    log.exception("cannot mark table %s finished", table.id)
+            table.decisions[seat] += 1
+            if over:
+                self._ended(table)
             if not by_bot:
                 self.returned(table, seat)
             table.touch()
@@ -568,102 +494,24 @@ class TableManager:
         table.wake.set()
         return canonical
 
-    # ---------------------------------------------------------------- bots
-    def _bot(self, table: LiveTable, seat: int) -> Bot:
-        s = table.seats[seat]
-        level = s.level if s.kind == "bot" and s.level else IDLE_BOT
-        if level not in bot_names():
-            level = IDLE_BOT if IDLE_BOT in bot_names() else bot_names()[0]
-        hit = table.bots.get(seat)
-        if hit is not None and hit[0] == level:
-            return hit[1]
-        bot = bot_registry.make_bot(level, table.game, seat, random.Random(secrets.randbits(64)))
-        table.bots[seat] = (level, bot)
-        return bot
-
-    async def _drive(self, table: LiveTable) -> None:
-        """The table's bot loop: whenever a bot (or an idle human's stand-in) must act, it acts."""
-        loop = asyncio.get_running_loop()
+    @staticmethod
+    def _check(table: LiveTable, seat: int, text: str, decision: int | None, by_bot: bool) -> tuple[State, str]:
+        """The state after the action, and its canonical text; or the reason it is refused."""
+        state = table.state
+        if state.is_over():
+            raise TableError("game_over", "the game is over")
+        if by_bot and not table.controlled_by_bot(seat):
+            raise TableError("not_bot", f"seat {seat} is played by a person now")
+        if decision is not None and decision != table.decisions[seat]:
+            raise TableError("stale", f"seat {seat} has already made decision {decision}: "
+                                      "this action was meant for a table that has moved on")
+        if seat not in state.to_act():
+            who = ", ".join(map(str, state.to_act()))
+            raise TableError("not_your_turn", f"it is not seat {seat}'s turn (to act: seat {who})")
         try:
-            while not table.over:
-                table.wake.clear()
-                seat = next_seat(table.state, table.controlled_by_bot)
-                if seat is None:
-                    await table.wake.wait()
-                    continue
-                delay = table.settings.get("bot_delay", 0.0)
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                    if seat not in table.state.to_act() or not table.controlled_by_bot(seat):
-                        continue
-                bot = self._bot(table, seat)
-                state = table.state  # never changed in place (act applies to a clone): safe in a thread
-                try:
-                    action = await loop.run_in_executor(self._bots, decide, state, seat, bot)
-                except Exception:
-                    legal = state.legal_actions(seat)
-                    if not legal:
-                        log.error("seat %d of table %s is to act without a legal action", seat, table.id)
-                        await table.wake.wait()
-                        continue
-                    log.exception("bot for seat %d of table %s failed; playing a random legal action",
-                                  seat, table.id)
-                    action = random.choice(legal)
-                if table.state is not state:
-                    continue  # someone else moved meanwhile: decide again on the new state
-                try:
-                    await self.act(table, seat, table.game.action_text(action), by_bot=True)
-                except TableError as e:
-                    if e.code == "storage":
-                        await asyncio.sleep(1.0)
-                    continue
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bot loop of table %s stopped", table.id)
-        finally:
-            table.driver = None
-
-    # ---------------------------------------------------------------- idle seats
-    def _restart_idle(self, table: LiveTable, seat: int) -> None:
-        h = table.idle_timers.pop(seat, None)
-        if h is not None:
-            h.cancel()
-        self._update_idle(table, restarted=seat)
-
-    def _update_idle(self, table: LiveTable, acted: int | None = None, restarted: int | None = None) -> None:
-        """Keep one idle clock per human seat that must decide now and is not yet away."""
-        if acted is not None:
-            h = table.idle_timers.pop(acted, None)
-            if h is not None:
-                h.cancel()
-        limit = table.settings.get("idle_seconds", 0.0)
-        to_act = set() if table.over or limit <= 0 else set(table.state.to_act())
-        for seat, s in enumerate(table.seats):
-            want = s.kind == "human" and not s.away and seat in to_act
-            h = table.idle_timers.get(seat)
-            if want and h is None:
-                table.idle_timers[seat] = asyncio.get_running_loop().call_later(
-                    limit, self._idle_expired, table, seat)
-            elif not want and h is not None:
-                h.cancel()
-                del table.idle_timers[seat]
-        # the deadlines go to the clients (a countdown by a gone player's seat): a clock restarted
-        # just now runs from now, the others keep theirs
-        now = time.time()
-        deadlines: dict[int, float] = {}
-        for seat in table.idle_timers:
-            kept = table.idle_deadlines.get(seat)
-            deadlines[seat] = kept if kept is not None and seat not in (acted, restarted) else now + limit
-        if deadlines != table.idle_deadlines:
-            table.idle_deadlines = deadlines
-            table.touch()
-
-    def _idle_expired(self, table: LiveTable, seat: int) -> None:
-        table.idle_timers.pop(seat, None)
-        table.idle_deadlines.pop(seat, None)
-        if table.over or seat not in table.state.to_act():
-            return
-        table.seats[seat].away = True
-        table.touch()
-        table.wake.set()
+            action = table.game.parse_action(text)
+            new = state.clone()
+            new.apply(seat, action)
+        except (IllegalAction, ValueError) as e:
+            raise TableError("illegal", f"illegal action {text.strip()!r}: {e}") from None
+        return new, table.game.action_text(action)

@@ -90,10 +90,36 @@
     return out;
   }
 
+  // The bot levels in order of strength; the two searches by name after them.
+  const STRENGTH = ["random", "easy", "normal", "hard", "expert", "ismcts", "pimc"];
+  function botsInOrder() {
+    const known = STRENGTH.filter((b) => catalog.bots.includes(b));
+    return known.concat(catalog.bots.filter((b) => !STRENGTH.includes(b)));
+  }
+
+  function levelName(b) {
+    return T.t("bot." + b) === "bot." + b ? b : T.t("bot." + b);
+  }
+
   function seatChoices() {
     const list = [["human:you", T.t("seat.you")], ["human:friend", T.t("seat.friend")]];
-    for (const b of catalog.bots) list.push(["bot:" + b, T.t("seat.bot", { level: T.t("bot." + b) === "bot." + b ? b : T.t("bot." + b) })]);
+    for (const b of botsInOrder()) list.push(["bot:" + b, T.t("seat.bot", { level: levelName(b) })]);
     return list;
+  }
+
+  // What each bot level is and roughly how long it thinks, weakest first.
+  function renderBotsHelp() {
+    const dl = $("bots-help");
+    dl.innerHTML = "";
+    for (const b of botsInOrder()) {
+      const help = T.t("bot." + b + ".help");
+      if (help === "bot." + b + ".help") continue;
+      const dt = document.createElement("dt");
+      dt.textContent = levelName(b);
+      const dd = document.createElement("dd");
+      dd.textContent = help;
+      dl.append(dt, dd);
+    }
   }
 
   function renderSeats() {
@@ -184,6 +210,21 @@
     } catch (e) { /* no reports: the section stays hidden */ }
   }
 
+  // Options a ruling refuses together, said with their labels and chosen values in the page's
+  // language ("초구 조커콜: 예 … 함께 쓸 수 없습니다"), not the server's English.
+  function conflictText(conflict) {
+    const g = currentGame();
+    const named = Object.entries(conflict).map(([name, value]) => {
+      const label = T.word(g.id, "options", name, "label") || name;
+      const key = typeof value === "string" ? value : JSON.stringify(value);
+      const shown = typeof value === "boolean" ? T.t(value ? "yes" : "no")
+        : T.word(g.id, "options", name, "choices", key) || String(value);
+      return [label, shown];
+    });
+    if (named.length < 2) return named.map((x) => x.join(": ")).join("");
+    return T.t("lobby.conflict", { a: named[0][0], va: named[0][1], b: named[1][0], vb: named[1][1] });
+  }
+
   async function preview() {
     const seq = ++previewSeq;
     $("form-error").textContent = "";
@@ -194,13 +235,23 @@
     const data = await res.json();
     if (seq !== previewSeq) return;
     if (!res.ok) {
-      $("form-error").textContent = data.message;
+      $("form-error").textContent = data.conflict ? conflictText(data.conflict) : data.message;
       $("create").disabled = true;
       return;
     }
     $("create").disabled = false;
     players = data.players;
+    lastGoal = data.goal || null;
+    showGoal();
     renderSeats();
+  }
+
+  // How the game is won under the chosen options, in one line.
+  let lastGoal = null;
+  function showGoal() {
+    const box = $("goal");
+    box.innerHTML = "";
+    if (lastGoal) T.richText(box, T.byLang(lastGoal), $("game").value);
   }
 
   function linkItem(label, url, isSecret) {
@@ -230,12 +281,14 @@
       const [kind, what] = row.querySelector("select").value.split(":");
       const name = row.querySelector("input").value.trim();
       if (kind === "bot") seats.push({ kind: "bot", level: what, name });
+      else if (what === "you") seats.push({ kind: "human", name, host: true });
       else seats.push({ kind: "human", name });
       if (kind === "human" && what === "you") mine.push(i);
     });
     const body = {
       game: $("game").value, options: readOptions(), seats,
-      settings: { bot_delay: Number($("bot_delay").value || 0), idle_seconds: Number($("idle_seconds").value || 0) },
+      settings: { bot_delay: Number($("bot_delay").value || 0), idle_seconds: Number($("idle_seconds").value || 0),
+                  hints: $("hints").checked ? 1 : 0 },
     };
     $("create").disabled = true;
     $("create").textContent = T.t("lobby.creating");
@@ -307,7 +360,7 @@
 
   async function init() {
     T.apply();
-    T.bindSwitch($("lang"), () => { renderGames(); renderGameList(); renderOptions(); renderSeats(); loadReports(); renderBuild(); });
+    T.bindSwitch($("lang"), () => { renderGames(); renderGameList(); renderOptions(); renderSeats(); renderBotsHelp(); showGoal(); loadReports(); renderBuild(); });
     loadBuild();
     $("idle_seconds").addEventListener("input", () => { $("idle_seconds").dataset.touched = "1"; });
     const res = await fetch("/api/games");
@@ -316,6 +369,7 @@
     const sel = $("game");
     renderGames();
     renderGameList();
+    renderBotsHelp();
     loadReports();
     sel.addEventListener("change", () => { $("options").innerHTML = ""; renderOptions(); renderGameList(); preview(); });
     $("lobby").addEventListener("submit", create);

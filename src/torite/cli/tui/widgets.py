@@ -17,20 +17,9 @@ from textual.widget import Widget
 
 from torite.cards import card_str
 from torite.engine.base import Action
-from torite.engine.labels import SUIT_SYMBOLS
+from torite.present.labels import Labels
 
-RED = "bold red"
-
-
-def card_text(card: str | None, *, hidden: str = "??") -> Text:
-    """A card as its rank and suit symbol, hearts and diamonds in red; None is a hidden card."""
-    if card is None:
-        return Text(hidden, style="dim")
-    if card.startswith("JK"):
-        return Text(card, style="bold magenta")
-    rank, suit = card[:-1], card[-1]
-    sym = SUIT_SYMBOLS.get(suit, suit)
-    return Text(rank + sym, style=RED if suit in "HD" else "bold")
+from .words import card_text
 
 
 class HandView(Widget, can_focus=True):
@@ -66,6 +55,7 @@ class HandView(Widget, can_focus=True):
         self.selecting = False
         self.cursor: int | None = None  # the card under the cursor
         self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, card)
+        self.labels: Labels | None = None  # the words of the game's jokers
 
     def show(self, cards: Iterable[int], active: Iterable[int], *, selecting: bool = False,
              selected: Iterable[int] = ()) -> None:
@@ -115,7 +105,7 @@ class HandView(Widget, can_focus=True):
         lines: list[Text] = [Text()]
         self._spans = []
         for c in self.cards:
-            label = card_text(card_str(c))
+            label = card_text(card_str(c), self.labels)
             cell = Text(" ") + label + Text(" ")
             if c not in self.active:
                 cell.stylize("dim")
@@ -149,10 +139,13 @@ class HandView(Widget, can_focus=True):
     def on_click(self, event: events.Click) -> None:
         x = event.x - 1  # the left padding
         for line, start, end, card in self._spans:
-            if line == event.y and start <= x < end and card in self.active:
-                self.cursor = card
-                self.focus()
-                self.action_choose()
+            if line == event.y and start <= x < end:
+                if card in self.active:
+                    self.cursor = card
+                    self.focus()
+                    self.action_choose()
+                elif not self.selecting:
+                    self.post_message(self.Chosen(card))  # refused: the table says why
                 return
 
 
@@ -160,6 +153,7 @@ class HandView(Widget, can_focus=True):
 class Cell:
     label: Text
     action: Action | None  # None: shown but not a legal choice now
+    reason: str = ""  # why not, from the rules (said when it is tried)
 
 
 class GridView(Widget, can_focus=True):
@@ -183,6 +177,7 @@ class GridView(Widget, can_focus=True):
     class Chosen(Message):
         action: Action | None
         label: str
+        reason: str = ""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -227,7 +222,7 @@ class GridView(Widget, can_focus=True):
     def action_choose(self) -> None:
         cell = self.current
         if cell is not None:
-            self.post_message(self.Chosen(cell.action, cell.label.plain))
+            self.post_message(self.Chosen(cell.action, cell.label.plain, cell.reason))
 
     def render(self) -> Text:
         out = [self.title]
@@ -287,12 +282,12 @@ class ChoiceBar(Widget, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.items: list[str] = []
+        self.items: list[Text] = []
         self.cursor = 0
         self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, index)
 
-    def show(self, items: list[str]) -> None:
-        if items == self.items:
+    def show(self, items: list[Text]) -> None:
+        if [t.markup for t in items] == [t.markup for t in self.items]:
             return
         self.cursor = 0
         self.items = items
@@ -312,7 +307,7 @@ class ChoiceBar(Widget, can_focus=True):
         self._spans = []
         for i, item in enumerate(self.items):
             key = str(i + 1) if i < 9 else "0" if i == 9 else " "
-            cell = Text(f" {key} ", style="bold") + Text(f"{item} ")
+            cell = Text(f" {key} ", style="bold") + item + Text(" ")
             cell.stylize("reverse" if i == self.cursor and self.has_focus else "on grey23")
             if lines[-1].cell_len and lines[-1].cell_len + 1 + cell.cell_len > max(8, width):
                 lines.append(Text())

@@ -1,10 +1,16 @@
 """The terminal table's own words: generic, nothing here belongs to one game (a game's words
 come from its labels).  English, Japanese and Korean; a language the labels offer and this
-table does not falls back to English for these few words."""
+table does not falls back to English for these few words.  And the table's one formatter of
+the labels' rich text: cards, suits and contracts as Rich text in their colours."""
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from rich.text import Text
+
+from torite.present.labels import SUIT_SYMBOLS, Labels
 
 WORDS: Final[dict[str, dict[str, str]]] = {
     "en": {
@@ -35,7 +41,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "total",
         "log": "Game log",
         "rules": "Rules",
-        "summary": "Round {n} over",
         "round_points": "this round",
         "game_over": "Game over",
         "winners": "Winner: {who}",
@@ -47,9 +52,16 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "Keys",
         "help": ("←/→ move on the hand · Enter play/choose · Space select · c confirm · x clear\n"
                  "↑/↓/←/→ in a bidding box or card picker · 1–9 the numbered buttons · Tab next control\n"
-                 "t last trick · s score sheet · l log · r rules · g language · ? keys · q quit"),
+                 "h hint · t last trick · s score sheet · l log · r rules · g language · ? keys · q quit"),
         "k_last": "last trick", "k_sheet": "scores", "k_log": "log", "k_rules": "rules", "k_lang": "language",
-        "k_help": "keys", "k_quit": "quit",
+        "k_help": "keys", "k_quit": "quit", "k_hint": "hint",
+        "open": "every hand open", "spectator": "a spectator", "replay_step": "step {k} of {n}",
+        "would_play": "The {level} bot would play:", "thinking": "Thinking…",
+        "k_step": "step", "k_trick": "trick", "k_round": "round", "k_viewer": "whose eyes",
+        "k_would": "what would hard play",
+        "hint": "Hint: {action}",
+        "level.random": "random", "level.easy": "easy", "level.normal": "normal", "level.hard": "hard",
+        "level.expert": "expert",
     },
     "ja": {
         "round": "第{n}ラウンド",
@@ -79,7 +91,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "合計",
         "log": "ゲームの記録",
         "rules": "ルール",
-        "summary": "第{n}ラウンド終了",
         "round_points": "このラウンド",
         "game_over": "ゲーム終了",
         "winners": "勝者：{who}",
@@ -91,9 +102,16 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "キー操作",
         "help": ("←/→ 手札を移動 · Enter 出す・選ぶ · Space 選択 · c 確定 · x 選択解除\n"
                  "↑/↓/←/→ ビッドボックス・カード選択 · 1～9 番号のボタン · Tab 次の操作欄\n"
-                 "t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 終了"),
+                 "h ヒント · t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 終了"),
         "k_last": "直前", "k_sheet": "得点表", "k_log": "記録", "k_rules": "ルール", "k_lang": "言語",
-        "k_help": "キー", "k_quit": "終了",
+        "k_help": "キー", "k_quit": "終了", "k_hint": "ヒント",
+        "open": "全員の手札を公開", "spectator": "観戦者", "replay_step": "{n}手中{k}手目",
+        "would_play": "ボット({level})なら：", "thinking": "考え中…",
+        "k_step": "一手", "k_trick": "トリック", "k_round": "ラウンド", "k_viewer": "誰の視点",
+        "k_would": "強いボットならどうする",
+        "hint": "ヒント：{action}",
+        "level.random": "ランダム", "level.easy": "やさしい", "level.normal": "ふつう", "level.hard": "強い",
+        "level.expert": "達人",
     },
     "ko": {
         "round": "{n}라운드",
@@ -123,7 +141,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "total": "합계",
         "log": "게임 기록",
         "rules": "규칙",
-        "summary": "{n}라운드 종료",
         "round_points": "이번 라운드",
         "game_over": "게임 종료",
         "winners": "승자: {who}",
@@ -135,12 +152,68 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "키 조작",
         "help": ("←/→ 손패 이동 · Enter 내기/고르기 · Space 선택 · c 확정 · x 선택 해제\n"
                  "↑/↓/←/→ 비딩 박스·카드 선택 · 1–9 번호 버튼 · Tab 다음 조작\n"
-                 "t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 종료"),
+                 "h 힌트 · t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 종료"),
         "k_last": "직전", "k_sheet": "점수", "k_log": "기록", "k_rules": "규칙", "k_lang": "언어",
-        "k_help": "키", "k_quit": "종료",
+        "k_help": "키", "k_quit": "종료", "k_hint": "힌트",
+        "open": "모든 패 공개", "spectator": "관전자", "replay_step": "{n}수 중 {k}수째",
+        "would_play": "봇({level})이라면:", "thinking": "생각 중…",
+        "k_step": "한 수", "k_trick": "트릭", "k_round": "라운드", "k_viewer": "누구의 시점",
+        "k_would": "어려움 봇이라면",
+        "hint": "힌트: {action}",
+        "level.random": "무작위", "level.easy": "쉬움", "level.normal": "보통", "level.hard": "어려움",
+        "level.expert": "달인",
     },
 }
 
 
 def words(lang: str) -> dict[str, str]:
     return WORDS.get(lang, WORDS["en"])
+
+
+def level_name(lang: str, level: str) -> str:
+    """A bot level in the table's language (its id if the table has no word for it)."""
+    return words(lang).get(f"level.{level}", level)
+
+
+RED: Final = "bold red"
+
+
+def card_text(card: str | None, lab: Labels | None = None, *, hidden: str = "??") -> Text:
+    """A card as its suit symbol then rank (♠A), hearts and diamonds in red; a joker by the
+    labels' word; None is a card not seen."""
+    if card is None:
+        return Text(lab.word("hidden") if lab is not None else hidden, style="dim")
+    if card.startswith("JK"):
+        return Text(lab.card_text(card) if lab is not None else "★" + card[2:], style="bold magenta")
+    rank, suit = card[:-1], card[-1]
+    return Text(SUIT_SYMBOLS.get(suit, suit) + rank, style=RED if suit in "HD" else "bold")
+
+
+def token_text(tok: Mapping[str, Any], lab: Labels) -> Text:
+    """One token of the labels' rich text, drawn in the terminal."""
+    kind = tok.get("t")
+    if kind == "card":
+        return card_text(tok["card"], lab)
+    if kind == "cards":
+        out = Text()
+        for i, c in enumerate(tok["cards"]):
+            if i:
+                out.append(" ")
+            out.append_text(card_text(c, lab))
+        return out
+    if kind == "suit":
+        return Text(lab.token_text(tok), style=RED if tok["suit"] in "HD" else "bold")
+    if kind == "contract":
+        return Text(lab.token_text(tok), style=RED if tok["denom"] in "HD" else "bold")
+    return Text(lab.token_text(tok))
+
+
+def rich_text(rich: Sequence[Any] | None, lab: Labels, *, style: str = "") -> Text:
+    """The labels' rich text as Rich text: its words as they are, its tokens in colour."""
+    out = Text(style=style)
+    for part in rich or ():
+        if isinstance(part, str):
+            out.append(part)
+        else:
+            out.append_text(token_text(part, lab))
+    return out

@@ -289,6 +289,23 @@ class TrickSlot:
         return {"key": self.key, "kind": self.kind.name}
 
 
+@dataclass(frozen=True)
+class DealChance:
+    """What chance draws in a round besides the cards of its deal, for a framework that deals
+    card by card as chance outcomes (OpenSpiel's card games; the adapter's ``chance="deal"``).
+
+    ``words``: explicit-deal keys that chance draws uniformly before the cards, with their values
+    (Hearts' pass direction).  ``dealer``: the first dealer is drawn (uniformly).  ``later``: the
+    round draws again after the deal (a shuffle of a pile, a deal thrown in and dealt again),
+    so the adapter draws a seed for it after the cards.  The defaults assume all of it; a game
+    that knows better says so, and one whose explicit deals refuse some arrangements of the
+    cards (Good Cop: two turned jokers) has none (``TrickGame.deal_chance`` returns None)."""
+
+    words: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    dealer: bool = True
+    later: bool = True
+
+
 class Place(NamedTuple):
     """Where a hidden card may lie, for ``pins`` and ``forbids``: a seat's hand
     (``Place.hand(2)``), a pile (``Place("graveyard")``), or one position of the trick or of a
@@ -315,5 +332,5 @@ def card_list(value: Any) -> list[int]:
 
 __all__ = ["BOOL", "BOOLS", "CARD", "CARDS", "CARD_TEXTS", "CONTRACT", "INT", "INTS", "LIST", "MAYBE_INT", "NOBODY",
            "OVER", "PLAY", "REST", "SEAT", "SEAT_CARDS", "SEEN_BY_ALL", "SEEN_BY_NOBODY", "STR", "SUIT", "THE_CARD",
-           "Field", "Kind", "Pile", "Place", "Role", "Seen", "TrickSlot", "View", "card_list", "seen_by_seat",
-           "seen_when", "word"]
+           "DealChance", "Field", "Kind", "Pile", "Place", "Role", "Seen", "TrickSlot", "View", "card_list",
+           "seen_by_seat", "seen_when", "word"]

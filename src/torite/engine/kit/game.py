@@ -11,6 +11,7 @@ from torite.engine.kit.declarations import (
     PLAY,
     REST,
     THE_CARD,
+    DealChance,
     Encode,
     Field,
     Pile,
@@ -136,6 +137,11 @@ class TrickGame(Game):
         if plan is None:
             plan = self.__dict__["_deal_plan"] = (self.hand_size, tuple(self.deck), tuple(self.dealt_piles()))
         return plan
+
+    def deal_chance(self) -> DealChance | None:
+        """What chance draws in a round besides its cards (:class:`DealChance`); None when a
+        deal card by card cannot be an explicit deal of this game."""
+        return DealChance()
 
     def dealt_piles(self) -> list[tuple[Pile, int]]:
         """The piles the deal fills, with their sizes (``REST`` resolved)."""

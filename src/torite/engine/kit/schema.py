@@ -27,6 +27,12 @@ COMMON_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+def _bounds(game: TrickGame) -> dict[str, Any]:
+    b = game.bounds()
+    return {"round_score": list(b.round_score), "round_actions": b.round_actions,
+            "round_return": list(b.returns(game.SCORE_SIGN)), "thrown_in_actions": b.thrown_in_actions}
+
+
 def schema(game: TrickGame) -> dict[str, Any]:
     """The description of ``game`` (its options fixed): JSON-ready, the same for every seed."""
     return {
@@ -46,5 +52,6 @@ def schema(game: TrickGame) -> dict[str, Any]:
         "common": [{"key": k, "kind": kind} for k, kind in COMMON_KEYS],
         "stats": list(game.STAT_KEYS),
         "score_sign": game.SCORE_SIGN,
+        "bounds": _bounds(game),
         "rule_bot_phases": sorted(game.RULE_BOT_PHASES),
     }

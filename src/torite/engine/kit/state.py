@@ -12,7 +12,7 @@ from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeVar
 from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS
-from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Result, State
+from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Refusal, Result, State
 from torite.engine.kit import deals, views
 from torite.engine.kit.declarations import OVER, PLAY, Encode, Pile, Place
 
@@ -524,13 +524,13 @@ class TrickState(State, Generic[G]):
                 entry[1](self, seat, action)  # a decision that passed its fast test
                 return
         if phase == OVER:
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", Refusal("game_over"))
         if not self._may_decide(seat):
             if type(seat) is not int or not 0 <= seat < self.n:
                 raise IllegalAction(f"there is no seat {seat!r} (seats 0 to {self.n - 1})")
             if phase in self._simultaneous:
-                raise IllegalAction(f"seat {seat} has no {phase} decision to make now")
-            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+                raise IllegalAction(f"seat {seat} has no {phase} decision to make now", Refusal("not_your_turn"))
+            raise IllegalAction(f"it is seat {self.turn}'s turn, not seat {seat}'s", Refusal("not_your_turn"))
         if action.cards >> 54:
             raise IllegalAction(f"{action.kind} names a card that is not in the deck")
         legal_fn, apply_fn, quick = self._phases[phase]
@@ -544,7 +544,8 @@ class TrickState(State, Generic[G]):
                 raise IllegalAction(f"seat {seat} must choose {' or '.join(kinds)} now ({phase}), "
                                     f"not {action.kind!r}")
             sample = ", ".join(self.game.action_text(a) for a in legal[:6]) + (", …" if len(legal) > 6 else "")
-            raise IllegalAction(f"{action} is not a legal choice for seat {seat} now (legal: {sample})")
+            raise IllegalAction(f"{action} is not a legal choice for seat {seat} now (legal: {sample})",
+                                self.choice_refusal(seat, action))
         apply_fn(self, seat, action)
 
     def _refuse_play(self, seat: int, action: Action) -> NoReturn:
@@ -558,10 +559,43 @@ class TrickState(State, Generic[G]):
             raise IllegalAction("play names a card that is not in the deck")
         if not cards & self.hands[seat]:
             raise IllegalAction(f"{self._texts[cards.bit_length() - 1]} is not in seat {seat}'s hand")
+        card = cards.bit_length() - 1
         if not cards & self.playable(seat):
-            led = SUITS[self.led] if self.led >= 0 else "the lead"
-            raise IllegalAction(f"seat {seat} must follow {led}")
+            why = self.play_refusal(seat, card)
+            if why.rule == "follow":
+                raise IllegalAction(f"seat {seat} must follow {why.data['suit']}", why)
+            raise IllegalAction(f"seat {seat} may not play {self._texts[card]} now ({why.rule}"
+                                + "".join(f", {k} {v}" for k, v in why.data.items()) + ")", why)
         raise IllegalAction(f"{action} is not a legal play for seat {seat} now")
+
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
+        """Why ``seat`` may not make ``action`` now (None: it may): a card of the hand that may
+        not be played says the rule (:meth:`play_refusal`), another choice the game's
+        (:meth:`choice_refusal`).  Asked for every disabled card and choice a face shows."""
+        if self.phase == OVER:
+            return Refusal("game_over")
+        if not self._may_decide(seat):
+            return Refusal("not_your_turn")
+        cards = action.cards
+        if self.phase == PLAY and action.kind == "play" and cards > 0 and not cards & (cards - 1) and not action.arg:
+            card = cards.bit_length() - 1
+            if card >= 54 or not self.hands[seat] >> card & 1:
+                return Refusal("not_in_hand")
+            return None if self.playable(seat) >> card & 1 else self.play_refusal(seat, card)
+        if action in self._phases[self.phase][0](self, seat):
+            return None
+        return self.choice_refusal(seat, action)
+
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """Why a card of ``seat``'s hand that ``playable`` leaves out may not be played now.  The
+        kit knows following suit; a game whose ``playable`` says more says why here."""
+        if self.trick and self.led >= 0 and self.hands[seat] & SUIT_MASKS[self.led]:
+            return Refusal("follow", {"suit": SUITS[self.led]})
+        return Refusal("not_now")
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """Why an action of another phase (a bid, a call) that is not legal now is refused."""
+        return Refusal("not_now")
 
     @property
     def rounds_played(self) -> int:

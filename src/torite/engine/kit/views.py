@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from torite.cards import SUITS, mask_of_texts
 from torite.engine.base import ALL_SEATS
-from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Place
+from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Field, Pile, Place, Role
 from torite.engine.kit.tables import copy_json
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
     me = seat if seat is not None and 0 <= seat < n else -1
     game: TrickGame = state.game  # typed: the state's own parameter is Any here
     nt = state.notation
-    texts = nt.texts
     phase = state.phase
     simultaneous = phase in game.SIMULTANEOUS
     obs: dict[str, Any] = {
@@ -54,8 +53,20 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
         "tricks": copy_json(state.history),
         "stats": dict(state.counters),
     }
+    trick = obs["trick"] = trick_entries(state)
+    win = state.winning_now() if trick and phase != OVER else None
+    obs["winning"] = state.trick_seats[win] if win is not None else None
+    declared(state, seat, obs)
+    return obs
+
+
+def trick_entries(state: TrickState[Any]) -> list[dict[str, Any]]:
+    """The current trick as an observation shows it: each card (None face down) with its
+    seat and its declared slots."""
+    nt = state.notation
+    texts = nt.texts
     trick = []
-    slots = game.TRICK_SLOTS
+    slots = state.game.TRICK_SLOTS
     for i, (s, c) in enumerate(zip(state.trick_seats, state.trick)):
         entry: dict[str, Any] = {"seat": s, "card": None if state.trick_down(i) else texts[c]}
         for slot in slots:
@@ -64,32 +75,49 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
                 value = c
             entry[slot.key] = slot.kind.encode(value, nt)
         trick.append(entry)
-    obs["trick"] = trick
-    win = state.winning_now() if trick and phase != OVER else None
-    obs["winning"] = state.trick_seats[win] if win is not None else None
+    return trick
+
+
+def declared(state: TrickState[Any], seat: int | None, obs: dict[str, Any]) -> None:
+    """Write into ``obs`` what the game declares: its piles (to the seats that see them), its
+    fields (a private one: the seat's own item), its roles (hidden until revealed, but from
+    their own seat) and its views (``observe_extra``)."""
+    me = seat if seat is not None and 0 <= seat < state.n else -1
+    game = state.game
     for p in game.PILES:
-        cards: list[int] = getattr(state, p.name)
-        obs[p.name + "_size"] = len(cards)
-        if sees(p.seen.mask(state), seat):
-            down = getattr(state, p.face_down) if p.face_down else None
-            shown = [None if down and down[i] else texts[c] for i, c in enumerate(cards)]
-            obs[p.name] = shown[::-1] if p.top_first else shown
-        else:
-            obs[p.name] = None
+        obs[p.name + "_size"], obs[p.name] = pile_view(state, p, seat)
     for f in game.FIELDS:
-        enc = f.kind.encode
-        value = getattr(state, f.attr)
-        if f.private:
-            obs[f.obs_key] = enc(value[me], nt) if me >= 0 else enc(f.kind.empty, nt)
-        else:
-            obs[f.obs_key] = enc(value, nt)
+        obs[f.obs_key] = field_view(state, f, me)
     for r in game.ROLES:
-        holder = getattr(state, r.attr)
-        revealed = bool(getattr(state, r.revealed_attr))
-        obs[r.revealed_attr] = revealed
-        obs[r.attr] = holder if revealed or (me >= 0 and holder == me) else None
+        obs[r.revealed_attr], obs[r.attr] = role_view(state, r, me)
     state.observe_extra(seat, obs)
-    return obs
+
+
+def pile_view(state: TrickState[Any], p: Pile, seat: int | None) -> tuple[int, list[str | None] | None]:
+    """A pile's size, and its cards (face-down ones None, top first if so declared) to a seat
+    that sees it, None to the others."""
+    cards: list[int] = getattr(state, p.name)
+    if not sees(p.seen.mask(state), seat):
+        return len(cards), None
+    texts = state.notation.texts
+    down = getattr(state, p.face_down) if p.face_down else None
+    shown = [None if down and down[i] else texts[c] for i, c in enumerate(cards)]
+    return len(cards), shown[::-1] if p.top_first else shown
+
+
+def field_view(state: TrickState[Any], f: Field, me: int) -> Any:
+    """A field as seat ``me`` (-1: a spectator) sees it: a private field's own item only."""
+    value = getattr(state, f.attr)
+    if f.private:
+        value = value[me] if me >= 0 else f.kind.empty
+    return f.kind.encode(value, state.notation)
+
+
+def role_view(state: TrickState[Any], r: Role, me: int) -> tuple[bool, int | None]:
+    """Whether a role is revealed, and its seat: hidden (None) until then, but from itself."""
+    holder = getattr(state, r.attr)
+    revealed = bool(getattr(state, r.revealed_attr))
+    return revealed, holder if revealed or (me >= 0 and holder == me) else None
 
 
 def taken(state: TrickState[Any]) -> list[int]:

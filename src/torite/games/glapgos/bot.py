@@ -28,9 +28,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, iter_bits, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, Game
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.engine.kit import PLAY
 from torite.games.glapgos.melds import RANK_MASKS, meld_value
 from torite.games.glapgos.rules import PASS, PLAYOFF, TAKE_FACED, TAKE_UNSEEN
@@ -75,6 +75,7 @@ class GlapgosBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         phase = obs["phase"]
         if phase == "bid":
@@ -131,6 +132,7 @@ class GlapgosBot(Bot):
             v = p * max(vf, vu) + (1 - p) * min(vf, vu) + HIGH_BID * r
             if v > best_v:
                 best, best_v = a, v
+        self.reason = Reason("bid_card", {"card": card_str(best.card), "faced": obs["faced_card"]})
         return best
 
     def _take(self, obs: Mapping[str, Any]) -> Action:
@@ -139,6 +141,8 @@ class GlapgosBot(Bot):
         faced = parse_card(obs["faced_card"])
         vf = meld_value(hand | 1 << faced, by_cards)
         vu = self._stock_value(hand, self._unseen(obs, hand), by_cards, self._sampler(obs, hand))
+        self.reason = Reason("take_faced" if vf >= vu else "take_unseen",
+                             {"card": obs["faced_card"], "melds": vf, "average": round(vu)})
         return TAKE_FACED if vf >= vu else TAKE_UNSEEN
 
     # ------------------------------------------------------------------ the tricks
@@ -159,6 +163,7 @@ class GlapgosBot(Bot):
                     v = solver.after_trick(hand & ~(1 << c), other, win)
                 if v > best_v:
                     best, best_v = a, v
+            self.reason = Reason("odd_tricks_solved", {"card": card_str(best.card)})
             return best
         cards = [a.card for a in legal]
         if lead < 0:
@@ -166,14 +171,20 @@ class GlapgosBot(Bot):
             for c in sorted(cards, reverse=True):
                 higher = other & SUIT_MASKS[c // 13] & ~((2 << c) - 1)
                 if not higher and other & SUIT_MASKS[c // 13]:
+                    self.reason = Reason("lead_top", {"card": card_str(c)})
                     return Action("play", 1 << c)
             longest = max(range(4), key=lambda s: ((hand & SUIT_MASKS[s]).bit_count(), -s))
             low = [c for c in cards if c // 13 == longest] or cards
-            return Action("play", 1 << min(low, key=lambda c: c % 13))
+            card = min(low, key=lambda c: c % 13)
+            self.reason = Reason("lead_low", {"card": card_str(card)})
+            return Action("play", 1 << card)
         winners = [c for c in cards if c // 13 == lead // 13 and c > lead]
         if winners:
+            self.reason = Reason("win_cheap", {"card": card_str(min(winners))})
             return Action("play", 1 << min(winners))
-        return Action("play", 1 << min(cards, key=lambda c: (c % 13, c)))
+        card = min(cards, key=lambda c: (c % 13, c))
+        self.reason = Reason("lowest", {"card": card_str(card)})
+        return Action("play", 1 << card)
 
     # ------------------------------------------------------------------ the play-off
     def _climb(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -193,14 +204,21 @@ class GlapgosBot(Bot):
                 if v > best_v:
                     best, best_v = a, v
             if PASS in legal and -solver.value(theirs, mine, 0, -1) > best_v:
+                self.reason = Reason("playoff_solved_pass")
                 return PASS
+            self.reason = Reason("playoff_solved", {"cards": [card_str(c) for c in iter_bits(best.cards)]})
             return best
         if size == 0:
             r = min(r for r in range(13) if mine[r])
-            return plays[(mine[r], r)]
+            a = plays[(mine[r], r)]
+            self.reason = Reason("playoff_lead_low", {"cards": [card_str(c) for c in iter_bits(a.cards)]})
+            return a
         fits = sorted(r for (k, r) in plays if mine[r] == k)  # beat without breaking a group
         if fits:
-            return plays[(size, fits[0])]
+            a = plays[(size, fits[0])]
+            self.reason = Reason("playoff_beat", {"cards": [card_str(c) for c in iter_bits(a.cards)]})
+            return a
+        self.reason = Reason("playoff_pass")
         return PASS
 
 

@@ -28,7 +28,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
     CARD,
     CARD_TEXTS,
@@ -47,6 +47,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Card, Cards, Choice, Phase, Word
+from torite.engine.summary import row, summary
 from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
@@ -158,7 +159,7 @@ class Glapgos(TrickGame):
                    minimum=1, maximum=100000),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties")
+    STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds", "playoff_passes")
     BOT = "torite.games.glapgos.bot:GlapgosBot"
     PHASES = (
         Phase(BID, (Card("bid"),), simultaneous=True),  # both bid a card of the hand at once
@@ -177,6 +178,7 @@ class Glapgos(TrickGame):
         Field("faced", CARD, key="faced_card"),
         Field("bid", CARD, key="your_bid", private=True),  # until both bids are in
         Field("last_bids", CARD_TEXTS),  # the turn's two bids, by seat, once both are in
+        Field("auction", LIST),  # every revealed bid of the deal: [[seat, "bid QC"], ...], two a turn
         Field("bid_winner"),  # the seat whose bid won this turn (-1 none yet)
         Field("tie_break", word("rank", "suit", "colour", "parity")),  # what decided it ("" none yet)
         Field("auction_turn"),  # 1..13
@@ -202,6 +204,15 @@ class Glapgos(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def bounds(self) -> Bounds:
+        """From the three phases and the bonus: melds of 13 cards score at most the 13 highest
+        pip values, 4 × 11 + 9 × 10 = 134 (13 with ``meld_values = cards``); the tricks at most
+        10 + 13; the play-off at most 10 + 13 cards left; one 100 bonus; nothing below 0.
+        Decisions: 13 auction turns of two bids and a take, 26 cards in tricks, and in the
+        play-off at most 26 plays (one card or more each), each answered by at most one pass."""
+        melds = 13 if self.options["meld_values"] == "cards" else 4 * 11 + 9 * 10
+        return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
+
 
 class GlapgosState(TrickState[Glapgos]):
     stock: list[int]
@@ -212,6 +223,7 @@ class GlapgosState(TrickState[Glapgos]):
     cleared: list[int]
     bid: list[int]
     last_bids: list[str]
+    auction: list[list[Any]]
     shown: list[int]
     melds: list[list[list[str]]]
     meld_cards: list[int]
@@ -226,6 +238,7 @@ class GlapgosState(TrickState[Glapgos]):
     def start_round_hook(self, deal: Mapping[str, Any] | None) -> None:
         self.bid = [-1, -1]
         self.last_bids = []
+        self.auction = []
         self.bid_winner = -1
         self.tie_break = ""
         self.auction_turn = 0
@@ -275,6 +288,7 @@ class GlapgosState(TrickState[Glapgos]):
             (self.bid_pile_0 if s == 0 else self.bid_pile_1).append(c)
         self.bid = [-1, -1]
         self.last_bids = [card_str(c) for c in bids]
+        self.auction = [*self.auction, *([s, f"bid {t}"] for s, t in enumerate(self.last_bids))]
         self.bid_winner = winner
         self.tie_break = why
         self.emit("bids", winner, {"cards": list(self.last_bids), "decided_by": why,
@@ -314,6 +328,7 @@ class GlapgosState(TrickState[Glapgos]):
             self.meld_cards[s] = sum(m.cards for m in melds)
             self.round_points[s] += points
             self.counters["meld_points"] += points
+            self.counters["melds"] += len(melds)
         self.shown = list(self.hands)
         self.emit("melds", -1, {"melds": [[list(m) for m in x] for x in self.melds],
                                                "meld_cards": [[card_str(c) for c in iter_bits(m)]
@@ -383,6 +398,26 @@ class GlapgosState(TrickState[Glapgos]):
         size, rank = self._climb_to_beat()
         return climb_legal(self.hands[seat], size, rank)
 
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The play-off (§7): a lead is any set of one rank; a reply is as many cards of a higher
+        rank, or a pass; a lead cannot be passed."""
+        if self.phase != PLAYOFF:
+            return super().choice_refusal(seat, action)
+        size = self._climb_to_beat()[0]
+        if action.kind == "pass":
+            return Refusal("lead_no_pass")
+        cards = action.cards
+        if cards and not cards & ~self.hands[seat] and cards & ~RANK_MASKS[(cards.bit_length() - 1) % 13]:
+            return Refusal("one_rank")
+        # a rank too low says so whatever the count: no set of it can beat the play
+        if size and cards and (cards.bit_length() - 1) % 13 <= self._climb_to_beat()[1]:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
+        if size and cards.bit_count() != size:
+            return Refusal("climb_count", {"count": size})
+        if size:
+            return Refusal("climb_higher", {"cards": list(self.climb_last)})
+        return super().choice_refusal(seat, action)
+
     def is_legal_playoff(self, seat: int, action: Action) -> bool:
         cards = action.cards
         size, rank = self._climb_to_beat()
@@ -398,6 +433,7 @@ class GlapgosState(TrickState[Glapgos]):
     def apply_playoff(self, seat: int, action: Action) -> None:
         other = 1 - seat
         if action.kind == "pass":
+            self.counters["playoff_passes"] += 1
             self.cleared.extend(self.climb)
             self.climb = []
             self.climb_last = []
@@ -432,7 +468,9 @@ class GlapgosState(TrickState[Glapgos]):
             bonus[self.bonus_seat] = self.bonus_points
         tricks = odd_trick_points(self.tricks_won)
         playoff = [self.round_points[s] - self.meld_points[s] - tricks[s] - bonus[s] for s in range(NUM_PLAYERS)]
-        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus}
+        return {"melds": list(self.meld_points), "tricks": tricks, "playoff": playoff, "bonus": bonus,
+                "summary": summary([row("melds", self.meld_points), row("tricks", tricks), row("playoff", playoff),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return super().game_over() or (max(self.scores) >= self.target and self.scores[0] != self.scores[1])

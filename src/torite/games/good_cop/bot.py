@@ -1,4 +1,4 @@
-"""The rule-of-thumb player for Good Cop, Bad Cop (the ``normal`` level).
+"""The rule-of-thumb player for Good Cop (the ``normal`` level).
 
 A trick is worth 1 minus its penalty cards to whoever takes it, and in 2 against 2 the two teams'
 nets add up to the same total whatever happens, so a trick is good for us when a friend takes it
@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import JOKER1, JOKER2, SUIT_MASKS, mask_of_texts, parse_card
+from torite.cards import JOKER1, JOKER2, SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.games.good_cop.rules import SUITS, winning_index
 
 JOKERS: Final = (JOKER1, JOKER2)
@@ -36,9 +36,12 @@ class GoodCopBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         view = _View(obs, self.seat)
-        return max(legal, key=lambda a: (view.score(a.card, self.keep_weight), -a.card))
+        best = max(legal, key=lambda a: (view.score(a.card, self.keep_weight), -a.card))
+        self.reason = view.why(best.card)
+        return best
 
 
 class _View:
@@ -159,6 +162,22 @@ class _View:
         return out
 
     # ------------------------------------------------------------ choice
+    def why(self, card: int) -> Reason:
+        """The rule of thumb behind playing ``card``, in one line."""
+        trick = [*self.trick, (self.me, card)]
+        cards = [c for _, c in trick]
+        led = self.trump if cards[0] >= 52 else cards[0] // 13
+        winner, _ = trick[winning_index(cards, led, self.trump)]
+        text = card_str(card)
+        if winner == self.me:
+            pens = sum(self.pen(c) for c in cards)
+            return Reason("take_clean" if pens == 0 else "take_cheap", {"card": text, "penalties": pens})
+        if self.friend[winner] > 0.3:
+            return Reason("friend_wins", {"card": text})
+        if self.friend[winner] < -0.3 and self.pen(card):
+            return Reason("feed_foe", {"card": text})
+        return Reason("lowest", {"card": text})
+
     def score(self, card: int, keep_weight: float) -> float:
         trick = [*self.trick, (self.me, card)]
         cards = [c for _, c in trick]

@@ -1,4 +1,4 @@
-"""Good Cop, Bad Cop (David Parlett), exactly as ``rules.en.md``
+"""Good Cop (David Parlett), exactly as ``rules.en.md``
 says, with its rulings C1–C6.
 
 A game on the kit (``torite.engine.kit``).  The two cards the dealer turns up are the pile
@@ -18,7 +18,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
-from torite.engine.base import OptionSpec
+from torite.engine.base import Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
     INT,
     INTS,
@@ -34,6 +34,7 @@ from torite.engine.kit import (
     TrickState,
     View,
 )
+from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 
 NUM_PLAYERS: Final = 4
@@ -101,7 +102,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
 @mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class GoodCop(TrickGame):
     id = "good-cop"
-    title = "Good Cop, Bad Cop"
+    title = "Good Cop"
     OPTIONS = (
         OptionSpec("joker", TRUMP_MODE,
                    "jokers are the two top trumps (trump) or may be played to any trick (wild)",
@@ -112,7 +113,7 @@ class GoodCop(TrickGame):
     )
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(54))
-    STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles")
+    STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles", "wild_jokers")
     BOT = "torite.games.good_cop.bot:GoodCopBot"
     PILES = (Pile("turned", seen=SEEN_BY_ALL, deal=REST),)  # top = the first card turned
     FIELDS = (Field("trump", SUIT), Field("penalty", SUIT), Field("penalties", INTS))
@@ -123,6 +124,20 @@ class GoodCop(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def deal_chance(self) -> None:
+        """Dealt card by card, two turned jokers could not be a deal (the pack is shuffled again
+        until they are not, §3): a deal of Good Cop is the seed's."""
+        return None
+
+    def bounds(self) -> Bounds:
+        """From the scoring (C2): a side's net is its tricks minus the penalty cards in them.
+        At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that
+        takes t tricks nets at most 10 (t = 10, the other 3 tricks holding 12 of them) and at
+        least t - min(13, 4t), -9 (t = 3 or 4); a lone good cop records its net times
+        ``lone_factor``.  Decisions: the 52 cards."""
+        factor = self.options["lone_factor"]
+        return Bounds((-9 * factor, 10 * factor), 52)
 
 
 class GoodCopState(TrickState[GoodCop]):
@@ -188,6 +203,8 @@ class GoodCopState(TrickState[GoodCop]):
             self.led = self.trump  # a led joker is a lead of trumps (§5)
         elif not self.wild and self.led != self.trump:
             self.voids[seat] |= 1 << self.led  # only a player out of the suit led may play it
+        elif self.wild and self.led != self.trump and self.hands[seat] & SUIT_MASKS[self.led]:
+            self.counters["wild_jokers"] += 1  # played instead of following suit: only wild allows it
         if card == JOKER1:
             self.cop1_shown = True
         else:
@@ -198,6 +215,16 @@ class GoodCopState(TrickState[GoodCop]):
             data["good"] = good[0]
             data["partner"] = good[1] if len(good) > 1 else None
         return data
+
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """With ``joker=trump`` a joker belongs to the trump suit (§5): it follows a lead of
+        trumps and may not be played to a plain suit the hand holds."""
+        led = self.led
+        if card >= 52 and not self.wild and led >= 0 and led != self.trump:
+            return Refusal("joker_is_trump", {"suit": SUITS[led], "trump": SUITS[self.trump]})
+        if led >= 0 and led == self.trump and not self.wild:
+            return Refusal("follow_trump", {"suit": SUITS[led]})
+        return super().play_refusal(seat, card)
 
     def trick_winner(self) -> int:
         return winning_index(self.trick, self.led, self.trump)
@@ -223,8 +250,18 @@ class GoodCopState(TrickState[GoodCop]):
         lone = len(good) == 1
         self.counters["lone_good_cop"] += lone
         self.counters["good_team_wins"] += scores[good[0]] > scores[bad[0]]
+        steps = []
+        for s in range(NUM_PLAYERS):
+            team = good if s in good else bad
+            seat_steps = [step("team_net", sum(nets[t] for t in team), "=")]
+            if lone and s in good:
+                seat_steps.append(step("lone_factor", self.lone_factor))
+            steps.append(seat_steps)
         return {"tricks": list(self.tricks_won), "penalty_cards": list(self.penalties), "nets": nets,
-                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor}
+                "good": good, "bad": bad, "lone": lone, "factor": self.lone_factor,
+                "summary": summary([row("tricks", self.tricks_won, adds=False),
+                                    row("penalty_cards", self.penalties, adds=False),
+                                    row("nets", nets, adds=False)], steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

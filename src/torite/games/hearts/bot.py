@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
 
 SPADES: Final = 3
@@ -51,6 +51,7 @@ class HeartsBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         hand = mask_of_texts(obs["hand"])
         played = 0
@@ -63,29 +64,40 @@ class HeartsBot(Bot):
         cards = [a.card for a in legal]
         if legal[0].kind == "pass":
             keep = hand & ~mask_of_texts(obs["passed"] or [])
-            return legal[cards.index(max(cards, key=lambda c: danger(c, keep, queen_out)))]
+            card = max(cards, key=lambda c: danger(c, keep, queen_out))
+            self.reason = Reason("pass_danger", {"card": card_str(card)})
+            return legal[cards.index(card)]
         return legal[cards.index(self._play(obs, hand, trick, cards, queen_out))]
 
     def _play(self, obs: Mapping[str, Any], hand: int, trick: list[tuple[int, int]], cards: list[int],
               queen_out: bool) -> int:
         if not trick:
-            return self._lead(hand, cards, queen_out)
+            card = self._lead(hand, cards, queen_out)
+            self.reason = Reason("lead_low", {"card": card_str(card)})
+            return card
         led = trick[0][1] // 13
         top = max(c for _, c in trick if c // 13 == led)
         points = sum(CARD_POINTS[c] for _, c in trick)
         last = len(trick) == obs["num_players"] - 1
         if cards[0] // 13 != led:  # cannot follow: discard the most dangerous card
-            return max(cards, key=lambda c: danger(c, hand, queen_out))
+            card = max(cards, key=lambda c: danger(c, hand, queen_out))
+            self.reason = Reason("discard_danger", {"card": card_str(card)})
+            return card
         if led == SPADES and QUEEN_SPADES in cards and top > QUEEN_SPADES:
+            self.reason = Reason("queen_under", {"card": card_str(QUEEN_SPADES), "top": card_str(top)})
             return QUEEN_SPADES  # someone else's ace or king takes the queen
         under = [c for c in cards if c < top]
         safe = [c for c in cards if c != QUEEN_SPADES] or cards
         if last and points == 0:
+            self.reason = Reason("clean_trick", {"card": card_str(max(safe))})
             return max(safe)  # a clean trick: take it with the highest card
         if under:
+            self.reason = Reason("duck", {"card": card_str(max(under)), "top": card_str(top)})
             return max(under)
         if last:
+            self.reason = Reason("win_anyway", {"card": card_str(max(safe))})
             return max(safe)
+        self.reason = Reason("lowest", {"card": card_str(min(safe))})
         return min(safe)
 
     @staticmethod

@@ -21,15 +21,16 @@ and the lowest total wins.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, OptionSpec, Result
-from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, Field, Place, TrickGame, TrickState, word
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickGame, TrickState, word
 from torite.engine.phases import Card, Phase
+from torite.engine.summary import row, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -82,7 +83,7 @@ class Hearts(TrickGame):
                    choices=(0, 100)),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("moons", "tricks")
+    STAT_KEYS = ("moons", "tricks", "hold_rounds", "point_cards_passed")
     SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
     BOT = "torite.games.hearts.bot:HeartsBot"
     FIELDS = (
@@ -100,6 +101,24 @@ class Hearts(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """OpenSpiel's ``hearts``: a deal scores 0 to 26 penalty points; 12 passes and 52 cards
+        (its ``MaxGameLength``, 64).  The returns are its ``26 - points``, bounded as it bounds
+        them, [0, 36] (``kMinScore``, ``kMaxScore``: its bound allows for the J♦ bonus option,
+        -10, which its default game and this one do not play; the rules reach only 0 to 26), so
+        that an algorithm scaled by the bounds behaves alike on both."""
+        return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+
+    def deal_chance(self) -> DealChance:
+        """OpenSpiel's chance: the pass direction (``target=0``; a game to 100 rotates it), then
+        the cards; the dealer plays no part, and nothing is drawn after the deal."""
+        words = () if self.options["target"] else (("pass_direction", DIRECTIONS),)
+        return DealChance(words, dealer=False, later=False)
+
+    def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
+        """OpenSpiel's return of a deal: 26 minus the penalty points."""
+        return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
 class HeartsState(TrickState[Hearts]):
@@ -192,7 +211,12 @@ class HeartsState(TrickState[Hearts]):
     def hearts_broken(self) -> bool:
         """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
         earlier trick (``broken``, what the lead rule reads) or in this one."""
-        return self.broken or any(POINTS_MASK >> c & 1 for c in self.trick)
+        if self.broken:
+            return True
+        played = 0
+        for c in self.trick:
+            played |= 1 << c
+        return bool(POINTS_MASK & played)
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
@@ -214,6 +238,18 @@ class HeartsState(TrickState[Hearts]):
             return hand & ~HEARTS_MASK
         return hand
 
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The opening lead is the 2♣; no heart or Q♠ on the first trick while the hand has
+        anything else; no heart led before hearts are broken unless the hand holds only hearts."""
+        hand = self.hands[seat]
+        if self.trick:
+            if hand & SUIT_MASKS[self.led]:
+                return super().play_refusal(seat, card)
+            return Refusal("no_points_first_trick")
+        if not self.history:
+            return Refusal("lead_two_clubs")
+        return Refusal("hearts_not_broken")
+
     def trick_winner(self) -> int:
         return trick_winner_index(self.trick, self.led)
 
@@ -227,12 +263,25 @@ class HeartsState(TrickState[Hearts]):
 
     def score_round(self) -> dict[str, Any]:
         pts = self.round_points
+        before = list(pts)
         moon = pts.index(TOTAL_POINTS) if TOTAL_POINTS in pts else None
         if moon is not None:
             for s in range(NUM_PLAYERS):
                 pts[s] = 0 if s == moon else TOTAL_POINTS
             self.counters["moons"] += 1
-        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts]}
+        # counted at the end: what a seat passed is private until then
+        self.counters["hold_rounds"] += self.pass_offset == 0
+        self.counters["point_cards_passed"] += sum((p & POINTS_MASK).bit_count() for p in self.passed)
+        queens = [1 if before[s] >= 13 and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
+        hearts = [before[s] - 13 * queens[s] for s in range(NUM_PLAYERS)]
+        rows = [row("hearts", hearts, count=hearts, per=1),
+                row("queen", [13 * q for q in queens], count=queens, per=13)]
+        if moon is not None:
+            rows.append(row("moon", [pts[s] - before[s] for s in range(NUM_PLAYERS)]))
+        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts], "summary": summary(rows)}
+
+    def _took_queen(self, seat: int) -> bool:
+        return any(t["winner"] == seat and CARD_TEXT[QUEEN_SPADES] in t["cards"] for t in self.history)
 
     def game_over(self) -> bool:
         if super().game_over() or not self.target:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, SUITS, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.games.kaedama.rules import DECK_36, DECK_40, PASS, REPLACE
 
 _SUIT_OF: Final = {s: i for i, s in enumerate(SUITS)}
@@ -46,6 +46,7 @@ class KaedamaBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         if legal[0].kind in ("replace", "pass"):
             return REPLACE if self._should_replace(obs) else PASS
@@ -98,6 +99,7 @@ class KaedamaBot(Bot):
         pos = obs["kaedama_position"]
         me = trick[pos]
         if me["face_down"]:
+            self.reason = Reason("face_down_keep")
             return False
         trump = _SUIT_OF[obs["trump"]]
         led = _SUIT_OF[obs["led"]]
@@ -107,14 +109,18 @@ class KaedamaBot(Bot):
                 continue
             best = max(best, _val(parse_card(t["card"]), trump, led))
         if _val(parse_card(me["card"]), trump, led) > best:
+            self.reason = Reason("keep_winning", {"card": me["card"]})
             return False  # winning (only asked with the reverse variant): keep it
         odds = self._draw_odds(obs)
         if best < 0 and pos == 0:
+            self.reason = Reason("leader_wins")
             return False  # ruling L2: the leader wins a trick of neither suit
         p = sum(w for c, w in odds.items() if _val(c, trump, led) > best)
         tricks_left = len(obs["hand"]) + 1
         plenty = obs["stock_size"] >= tricks_left
-        return p >= (self.low_threshold if plenty else self.high_threshold)
+        replace = p >= (self.low_threshold if plenty else self.high_threshold)
+        self.reason = Reason("replace_odds" if replace else "keep_odds", {"odds": round(100 * p)})
+        return replace
 
     # ------------------------------------------------------------ play
     def _play(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -134,16 +140,23 @@ class KaedamaBot(Bot):
         if following:
             if winners:
                 if last:
+                    self.reason = Reason("win_cheap", {"card": card_str(winners[0])})
                     return self._action(legal, winners[0])
                 for c in winners:
                     if not unseen & SUIT_MASKS[led] & ~((1 << (c + 1)) - 1):
+                        self.reason = Reason("top_card", {"card": card_str(c)})
                         return self._action(legal, c)  # a top card of the suit
-            return self._action(legal, min(cards, key=lambda c: c % 13))
+            low = min(cards, key=lambda c: c % 13)
+            self.reason = Reason("lowest", {"card": card_str(low)})
+            return self._action(legal, low)
         trumps = [c for c in winners if c // 13 == trump]
         if trumps:
+            self.reason = Reason("ruff", {"card": card_str(trumps[0])})
             return self._action(legal, trumps[0])
         side = [c for c in cards if c // 13 != trump] or cards
-        return self._action(legal, self._lowest_short(side))
+        low = self._lowest_short(side)
+        self.reason = Reason("discard_low", {"card": card_str(low)})
+        return self._action(legal, low)
 
     def _lead(self, obs: Mapping[str, Any], legal: Sequence[Action], cards: list[int], trump: int,
               unseen: int, others: list[int]) -> Action:
@@ -153,13 +166,17 @@ class KaedamaBot(Bot):
             if unseen & SUIT_MASKS[s] & ~((1 << (c + 1)) - 1):
                 continue  # someone may hold a higher card
             if s == trump:
+                self.reason = Reason("lead_top", {"card": card_str(c)})
                 return self._action(legal, c)
             ruff = any(SUITS[s] in obs["voids"][o] and SUITS[trump] not in obs["voids"][o]
                        for o in others)
             if not ruff or not trumps_out:
+                self.reason = Reason("lead_top", {"card": card_str(c)})
                 return self._action(legal, c)
         side = [c for c in cards if c // 13 != trump] or cards
-        return self._action(legal, self._lowest_short(side))
+        low = self._lowest_short(side)
+        self.reason = Reason("lead_low", {"card": card_str(low)})
+        return self._action(legal, low)
 
     @staticmethod
     def _lowest_short(cards: list[int]) -> int:

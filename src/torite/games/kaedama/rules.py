@@ -16,7 +16,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import SUITS, card_str
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -41,6 +41,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Card, Phase, Word
+from torite.engine.summary import row, summary
 
 NUM_PLAYERS: Final = 3
 REPLACE: Final = Action("replace")
@@ -85,7 +86,7 @@ class Kaedama(TrickGame):
                    "the turned trump card goes back shuffled into the stock, or on top",
                    choices=("shuffle", "top")),
     )
-    STAT_KEYS = ("replacements", "reversals", "tricks")
+    STAT_KEYS = ("replacements", "replacements_while_winning", "reversals", "turned_card_drawn", "tricks")
     BOT = "torite.games.kaedama.bot:KaedamaBot"
     PHASES = (Phase(PLAYING, (Card("play"),)), Phase(KAEDAMA, (Word("replace"), Word("pass"))))
     PILES = (Pile("stock", deal=REST),  # the turned card is its first card (top)
@@ -109,6 +110,16 @@ class Kaedama(TrickGame):
     @property
     def deck(self) -> tuple[int, ...]:
         return DECK_40 if self.options["double"] else DECK_36
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules: a trick is 1 point, 2 for a reversal, and a reversal needs a
+        stock card (6 a round, 12 with ``double``); then +3 for the most tricks and +2 for the
+        most reversals.  Decisions: every card of the hands, and in each trick each player
+        decides at most once whether to take a kaedama (twice with ``double``)."""
+        tricks = self.hand_size
+        stock = len(self.deck) - NUM_PLAYERS * tricks - (1 if self.options["double"] else 0)
+        per_trick = 2 if self.options["double"] else 1
+        return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
 class KaedamaState(TrickState[Kaedama]):
@@ -250,8 +261,11 @@ class KaedamaState(TrickState[Kaedama]):
         self.down[pos] = self.blind
         self.behind[pos] = behind
         self.draws[pos] += 1
-        self.counters["replacements"] += 1
+        counters = self.counters
+        counters["replacements"] += 1
+        counters["replacements_while_winning"] += not behind  # only reverse allows it
         if new == self.turned:
+            counters["turned_card_drawn"] += 1
             if not self.blind:
                 self.turned_at = T_SHOWN
             elif self.turned_at == T_TOP:
@@ -295,7 +309,10 @@ class KaedamaState(TrickState[Kaedama]):
         bonus = round_bonus(self.tricks_won, self.reversals)
         for s in range(NUM_PLAYERS):
             self.round_points[s] += bonus[s]
-        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus}
+        return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus,
+                "summary": summary([row("tricks", self.tricks_won, count=self.tricks_won, per=1),
+                                    row("reversals", self.reversals, count=self.reversals, per=1),
+                                    row("bonus", bonus)])}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

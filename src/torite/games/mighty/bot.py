@@ -23,9 +23,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, SUITS, mask_of_texts, parse_card
+from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.engine.phases import Contract
 from torite.games.mighty.rules import (
     DENOMS,
@@ -78,6 +78,7 @@ class MightyBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         phase = obs["phase"]
         hand = mask_of_texts(obs["hand"])
@@ -91,22 +92,28 @@ class MightyBot(Bot):
         if phase == "friend":
             return self.friend(obs, legal, hand)
         view = _View(obs, self.seat)
-        if phase == "suit":
-            return view.suit(legal)
-        if phase == "call":
-            return view.call(legal)
-        return max(legal, key=lambda a: (view.score(a.card), -a.card))
+        if phase in ("suit", "call"):
+            chosen = view.suit(legal) if phase == "suit" else view.call(legal)
+            self.reason = view.reason
+            return chosen
+        best = max(legal, key=lambda a: (view.score(a.card), -a.card))
+        self.reason = view.why(best.card)
+        return best
 
     # ------------------------------------------------------------------ before the play
     def bid(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int, spades: str) -> Action:
         bids = [a for a in legal if a.kind == "bid"]
         if any(a.kind == "dealmiss" for a in legal) and best_denom(hand, spades)[1] < 10:
+            self.reason = Reason("deal_miss")
             return next(a for a in legal if a.kind == "dealmiss")
         ranked = sorted(((hand_value(hand, d, spades), d) for d in DENOMS), reverse=True)
         for value, denom in ranked[:2]:
             options = [a for a in bids if a.arg.split()[1] == denom and int(a.arg.split()[0]) <= value]
             if options:
-                return min(options, key=lambda a: bid_rank(*Contract.parse(a.arg)))
+                chosen = min(options, key=lambda a: bid_rank(*Contract.parse(a.arg)))
+                self.reason = Reason("bid_worth", {"contract": chosen.arg, "worth": int(value)})
+                return chosen
+        self.reason = Reason("pass_weak", {"worth": int(ranked[0][0])})
         return next(a for a in legal if a.kind == "pass")
 
     def discard(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
@@ -134,7 +141,9 @@ class MightyBot(Bot):
                 value -= 4.0
             return value
 
-        return min(legal, key=lambda a: (keep(a), a.card))
+        chosen = min(legal, key=lambda a: (keep(a), a.card))
+        self.reason = Reason("discard_least", {"card": card_str(chosen.card)})
+        return chosen
 
     def contract(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int, spades: str) -> Action:
         denom = Contract.parse(obs["contract"])[1]
@@ -145,7 +154,9 @@ class MightyBot(Bot):
             for a in legal:
                 k, d = Contract.parse(a.arg)
                 if d == best and k <= value - 1.5:
+                    self.reason = Reason("change_trump", {"contract": a.arg})
                     return a
+        self.reason = Reason("keep_contract", {"contract": obs["contract"]})
         return keep
 
     def friend(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
@@ -158,7 +169,9 @@ class MightyBot(Bot):
         wanted += [s * 13 + r for r in (ACE, ACE - 1) for s in range(4) if s != trump]
         for c in wanted:
             if not gone >> c & 1:
+                self.reason = Reason("friend_strong", {"card": card_str(c)})
                 return Action("friend", 1 << c)
+        self.reason = Reason("friend_first_trick")
         return next(a for a in legal if a.arg == "first-trick")
 
 
@@ -167,6 +180,7 @@ class _View:
 
     def __init__(self, obs: Mapping[str, Any], me: int) -> None:
         self.me = me
+        self.reason: Reason | None = None
         self.n: int = obs["num_players"]
         self.hand = mask_of_texts(obs["hand"])
         self.trump: int = trump_of(Contract.parse(obs["contract"])[1])
@@ -246,6 +260,21 @@ class _View:
         trumps = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
         return out | (self.unseen & (higher | trumps))
 
+    def why(self, c: int) -> Reason:
+        """The rule of thumb behind playing ``c``, in one line."""
+        cards = [x for _, x in self.trick] + [c]
+        seats = [s for s, _ in self.trick] + [self.me]
+        led = self.led if self.trick else (c // 13 if c != JOKER else (self.trump if self.trump >= 0 else 0))
+        winner = seats[winning_index(cards, led, self.trump, self.mighty, self.joker_power)]
+        text = card_str(c) if c != JOKER else "JK"
+        if not self.trick:
+            return Reason("lead_top" if not self.beaters(c, led) else "lead_low", {"card": text})
+        if winner == self.me:
+            return Reason("take_points", {"card": text, "points": sum(POINT_MASK >> x & 1 for x in cards)})
+        if self.weight(winner) > 0:
+            return Reason("ally_wins", {"card": text})
+        return Reason("lowest", {"card": text})
+
     def score(self, c: int) -> float:
         cards = [x for _, x in self.trick] + [c]
         seats = [s for s, _ in self.trick] + [self.me]
@@ -272,11 +301,14 @@ class _View:
             want = self.trump
         else:
             want = min(range(4), key=lambda s: ((self.hand & SUIT_MASKS[s]).bit_count(), s))
+        self.reason = Reason("joker_suit_trump" if self.ruling and self.trump >= 0 else "joker_suit_short",
+                             {"suit": SUITS[want]})
         return next(a for a in legal if a.arg == SUITS[want])
 
     def call(self, legal: Sequence[Action]) -> Action:
         ally_joker = self.ruling and self.friend_card == JOKER
         kind = "call" if self.unseen & JOKER_BIT and not ally_joker else "nocall"
+        self.reason = Reason("joker_call" if kind == "call" else "no_joker_call")
         return next(a for a in legal if a.kind == kind)
 
 

@@ -29,7 +29,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import JOKER1, SUIT_MASKS, SUITS, parse_card
-from torite.engine.base import Action, OptionError, OptionSpec
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -52,6 +52,7 @@ from torite.engine.kit import CONTRACT as CONTRACT_KIND
 from torite.engine.kit import SUIT as SUIT_KIND
 from torite.engine.phases import DECK as ANY_CARD
 from torite.engine.phases import Bid, Card, Choice, Contract, Ladder, Phase, Word, suit_choice
+from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payments
 
@@ -234,7 +235,7 @@ class Mighty(TrickGame):
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(53))
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
-                 "joker_calls", "party_points", "president_points")
+                 "joker_calls", "party_points", "president_points", "first_trick_friend", "fake_friend")
     BOT = "torite.games.mighty.bot:MightyBot"
     PHASES = mighty_phases(12, True)  # every phase and action any options allow (see phases())
     # the kitty nobody sees; the president's three discards only the president sees
@@ -274,10 +275,33 @@ class Mighty(TrickGame):
         low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
         return mighty_phases(low, opts["deal_miss"] == "half_point")
 
+    def bounds(self) -> Bounds:
+        """From the scoring (§9): S of a made contract is at most the formula's best (20 points
+        made, over the contract that gives most), of a failed one 20 (a contract of 20, no
+        point); the doublings at most ×8 (no-trump, no friend, and a run or a back run); the
+        president is paid ``lone_share`` times S alone, the others S.  Decisions of the deal that
+        is played: an election of at most 18 rising bids (12 to 20, a suit then no-trump at each)
+        and 4 passes (after 5 passes first with ``all_pass = min12``), 3 discards, the contract,
+        the friend, 50 cards, a suit for the led joker and a joker call.  A deal thrown in takes
+        at most 5 decisions (5 passes, or 4 calls and a declared deal miss; 10 with
+        ``all_pass = min12``), and the rules deal again as often as it happens (§5)."""
+        opts = self.options
+        low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
+        made = max(base_amount(b, p, opts["score_formula"]) for b in range(low, MAX_BID + 1)
+                   for p in range(b, 21))
+        failed = MAX_BID  # a contract of 20 without a point
+        share, factor = opts["lone_share"], 8
+        best = factor * max(share * made, failed)
+        worst = -factor * max(share * failed, made)
+        restart = 5 if opts["all_pass"] == "min12" else 0
+        played = restart + 18 + 4 + 3 + 1 + 1 + 10 * NUM_PLAYERS + 1 + 1
+        return Bounds((worst, best), played, thrown_in_actions=5 + restart)
+
     def _check_options(self) -> None:
         if self.options["joker_call_first_trick"] and self.options["joker_first_trick"] == "forbidden":
-            raise OptionError("mighty: joker_call_first_trick needs the joker playable in trick 1 "
-                              "(joker_first_trick=no_power)")
+            raise OptionConflict("mighty: joker_call_first_trick needs the joker playable in trick 1 "
+                                 "(joker_first_trick=no_power)",
+                                 {"joker_call_first_trick": True, "joker_first_trick": "forbidden"})
 
     def parse_action(self, text: str) -> Action:
         """``first-trick`` and ``none`` are read in any case (``JK`` and the older ``JK1`` are the
@@ -548,6 +572,39 @@ class MightyState(TrickState[Mighty]):
         follow = hand & SUIT_MASKS[self.led] if self.led >= 0 else 0
         return follow | free if follow else hand
 
+    def play_refusal(self, seat: int, card: int) -> Refusal:
+        """The restrictions ``playable`` applies, each by its rule (A7, A14, M5, the joker call)."""
+        hand = self.hands[seat]
+        trick_no = len(self.history)
+        if trick_no == 8 and self.last_rule == "forbidden" and hand & JOKER_BIT:
+            return Refusal("joker_before_last_trick")  # M5: it may not be kept for trick 10
+        if not self.trick and trick_no == 0:
+            if card == JOKER:
+                return Refusal("joker_leads_first_trick")  # A7
+            return Refusal("trump_leads_first_trick", {"suit": SUITS[self.trump]})  # A14
+        if self.called and hand & JOKER_BIT:
+            return Refusal("joker_called", {"card": self._texts[self.call_card]})
+        if card == JOKER and trick_no == 0 and self.first_rule == "forbidden":
+            return Refusal("joker_first_trick_forbidden")
+        return super().play_refusal(seat, card)
+
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """A bid must beat the highest (no-trump beats the same number in a suit) and start from
+        the minimum; the final contract may not go below the bid plus the cost of a change."""
+        try:
+            bid = Contract.parse(action.arg)
+        except ValueError:
+            return super().choice_refusal(seat, action)
+        if self.phase == BID and action.kind == "bid":
+            if self.high_bid is not None and bid_rank(*bid) <= bid_rank(*self.high_bid):
+                return Refusal("bid_higher", {"contract": str(self.high_bid)})
+            return Refusal("bid_minimum", {"minimum": self.minimum})
+        if self.phase == CONTRACT and action.kind == "contract" and self.contract is not None:
+            cost = change_cost(self.contract.denomination, bid.denomination)
+            return Refusal("contract_at_least", {"contract": str(self.contract),
+                                                 "level": self.contract.level + cost, "cost": cost})
+        return super().choice_refusal(seat, action)
+
     def after_play(self, seat: int, card: int) -> bool:
         if self.friend_call == CARD_FRIEND and card == self.friend_card:
             self._reveal()
@@ -639,12 +696,25 @@ class MightyState(TrickState[Mighty]):
         c["back_run"] += "back_run" in mults
         c["party_points"] += party
         c["president_points"] += pay[self.president]
+        c["first_trick_friend"] += self.friend_call == FIRST_TRICK
+        fake = self.friend_call != NO_FRIEND and len(side) == 1
+        c["fake_friend"] += fake
         self.prev_president = self.president
         self.deals_next = side[-1]
+        sign = 1 if made else -1
+        steps = []
+        for s in range(self.n):
+            share = (opts["lone_share"] if len(side) == 1 else 2) if s == self.president \
+                else 1 if s in side else -1
+            steps.append([step("base", base, "="), *(step(m, 2) for m in mults),
+                          step("share", share * sign)])
+        rows = [row("points_taken", self.points_taken, adds=False)]
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
-                "alone": len(side) == 1, "fake": self.friend_call != NO_FRIEND and len(side) == 1}
+                "alone": len(side) == 1, "fake": fake,
+                "formula": opts["score_formula"], "minimum": min(MIN_BID, number),
+                "summary": summary(rows, steps)}
 
     def game_over(self) -> bool:
         return len(self.round_scores) >= self.limit

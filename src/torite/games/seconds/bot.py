@@ -24,9 +24,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from torite.cards import SUIT_MASKS, iter_bits, parse_card
+from torite.cards import SUIT_MASKS, card_str, iter_bits, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.engine.kit import TrickState
 from torite.games.seconds.rules import second_index
 
@@ -57,6 +57,7 @@ class SecondsBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         values = trick_values(obs)
         cards = [a.card for a in legal]
@@ -65,6 +66,8 @@ class SecondsBot(Bot):
         best = max(ev)
         close = [c for c, v in zip(cards, ev) if v >= best - 1e-9]
         choice = min(close, key=lambda c: self._keep(c, want))
+        self.reason = Reason("seconds_shed" if not any(values) or len(close) == len(cards) else
+                             "seconds_take" if want else "seconds_avoid", {"card": card_str(choice)})
         return legal[cards.index(choice)]
 
     @staticmethod

@@ -28,8 +28,9 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from torite.engine.base import OptionSpec, Result
+from torite.engine.base import Bounds, OptionSpec, Result
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
+from torite.engine.summary import row, step, summary
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
@@ -126,7 +127,7 @@ class Seconds(TrickGame):
                    minimum=0, maximum=1000),
     )
     PLAYERS = NUM_PLAYERS
-    STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", *(f"points_deal_{k}" for k in range(1, 9)))
+    STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", "exact3_made", *(f"points_deal_{k}" for k in range(1, 9)))
     BOT = "torite.games.seconds.bot:SecondsBot"
     FIELDS = (
         Field("deal_kind"),          # 1..8: the deal's place in the schedule
@@ -144,6 +145,15 @@ class Seconds(TrickGame):
     @property
     def hand_size(self) -> int:
         return HAND
+
+    def bounds(self) -> Bounds:
+        """From the schedule: the most a deal scores is 13² = 169 (deal 6, every trick), or
+        ``exact3_points`` in deal 8 of the 2021 edition; nothing scores below 0.  Decisions:
+        the 52 cards."""
+        best = 13 * 13
+        if self.options["edition"] == "2021":
+            best = max(best, self.options["exact3_points"])
+        return Bounds((0, best), 52)
 
 
 class SecondsState(TrickState[Seconds]):
@@ -212,7 +222,23 @@ class SecondsState(TrickState[Seconds]):
         for s in range(NUM_PLAYERS):
             self.round_points[s] += points[s]
         self.counters[f"points_deal_{kind}"] += sum(points)
-        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates)}
+        if self.arrangement == "exact3":
+            self.counters["exact3_made"] += sum(1 for t in self.tricks_won if t == 3)
+        return {"deal": kind, "tricks": list(self.tricks_won), "mates": list(self.mates),
+                "summary": summary([row("tricks", self.tricks_won, adds=False)],
+                                   [self._steps(kind, s) for s in range(NUM_PLAYERS)])}
+
+    def _steps(self, kind: int, seat: int) -> list[dict[str, Any]]:
+        """A seat's calculation for a deal of ``kind`` (§4): its tricks times its partner's or
+        half-partner's, its tricks squared, 13 less its tricks, or the exact-3 points."""
+        t = self.tricks_won[seat]
+        if kind <= 5:
+            return [step("tricks", t, "="), step("mate_tricks", self.tricks_won[self.mates[seat]])]
+        if kind == 6:
+            return [step("tricks", t, "="), step("tricks", t)]
+        if kind == 7:
+            return [step("hand", HAND, "="), step("tricks", t, "-")]
+        return [step("exact3", self.exact3 if t == 3 else 0, "=")]
 
     def observe_extra(self, seat: int | None, obs: dict[str, Any]) -> None:
         """The reader's own partner or half-partner (``your_mate``: whose tricks multiply its

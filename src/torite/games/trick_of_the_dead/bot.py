@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, SUITS, iter_bits, parse_card
+from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, parse_card
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 from torite.games.trick_of_the_dead.rules import winning_index
 
 CLUBS: Final = 0
@@ -38,7 +38,11 @@ class TrickOfTheDeadBot(Bot):
         if kind == "trump":
             return self._trump(obs, legal)
         if kind == "call":
+            self.reason = Reason("call_diamonds")
             return next(a for a in legal if a.arg == "D")
+        if len(legal) == 1:
+            self.reason = Reason("only_choice")
+            return legal[0]
         return self._play(obs, legal)
 
     # ------------------------------------------------------------------
@@ -77,6 +81,7 @@ class TrickOfTheDeadBot(Bot):
 
         best = sorted(hand, key=burial_score, reverse=True)[:2]
         want = (1 << best[0]) | (1 << best[1])
+        self.reason = Reason("bury", {"cards": [card_str(c) for c in sorted(best)]})
         return next(a for a in legal if a.cards == want)
 
     def _trump(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -88,6 +93,7 @@ class TrickOfTheDeadBot(Bot):
             return len(cards) * 2 + sum(max(0, c % 13 - 7) for c in cards) - penalty
 
         suit = max(range(4), key=strength)
+        self.reason = Reason("trump_long", {"suit": SUITS[suit]})
         return next(a for a in legal if a.arg == SUITS[suit])
 
     def _play(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -105,11 +111,15 @@ class TrickOfTheDeadBot(Bot):
         my_zombies = sum(1 << parse_card(c) for c in obs["zombies"][self.seat])
         rising = self._rising(obs)
         best_action, best_value = legal[0], float("-inf")
+        best_reason = Reason("lowest", {"card": card_str(legal[0].card)})
         for a in legal:
             c = a.card
             keep = self._keep_value(c, obs)
+            text = card_str(c)
             if not trick:
                 value = self._lead_value(c, obs, seen, mine, trump_now) - keep
+                why = Reason("lead_joker" if c >= 52 else "lead_top" if self._is_top(c, c // 13, trump_now, seen | mine)
+                             else "lead_low", {"card": text})
             else:
                 cards = [*trick, c]
                 lead_suit = led if led >= 0 else c // 13
@@ -128,6 +138,7 @@ class TrickOfTheDeadBot(Bot):
                         sure = self._is_top(c, lead_suit, trump_now, seen | mine)
                         gain = gain * (0.85 if sure else 0.45) - (0 if sure else 2)
                     value = gain - keep
+                    why = Reason("take_points" if base > 0 else "win_cheap", {"card": text, "points": base})
                 else:
                     value = -keep * 0.9
                     # an unwinnable trick is a place to dump clubs
@@ -136,8 +147,10 @@ class TrickOfTheDeadBot(Bot):
                     if raised:
                         # an opponent gets the zombie: worse for us, but only by half (two rivals)
                         value -= raised * 0.5
+                    why = Reason("dump_club" if c < 13 else "lowest", {"card": text})
             if value > best_value:
-                best_action, best_value = a, value
+                best_action, best_value, best_reason = a, value, why
+        self.reason = best_reason
         return best_action
 
     def _rising(self, obs: Mapping[str, Any]) -> int:

@@ -14,7 +14,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import Action, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec
 from torite.engine.draws import COMPILED
 from torite.engine.kit import (
     BOOL,
@@ -37,6 +37,7 @@ from torite.engine.kit import (
     shuffle,
 )
 from torite.engine.phases import Card, Cards, Phase, suit_choice
+from torite.engine.summary import row, summary
 
 CLUBS: Final = 0
 DIAMONDS: Final = 1
@@ -101,7 +102,7 @@ class TrickOfTheDead(TrickGame):
     )
     PLAYERS = "players"
     DECK = tuple(range(54))
-    STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "survival_points", "tricks")
+    STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "surviving_hearts", "survival_points", "tricks")
     BOT = "torite.games.trick_of_the_dead.bot:TrickOfTheDeadBot"
     PHASES = (
         Phase(BURY, (Cards("bury", (2,)),), simultaneous=True),  # every seat at once
@@ -133,6 +134,19 @@ class TrickOfTheDead(TrickGame):
         """Points of each card for the trick's winner (options are fixed: computed once)."""
         club = -3 if self.options["survival"] else -2
         return tuple(club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54))
+
+    def bounds(self) -> Bounds:
+        """From the scoring rules.  Best: every diamond (2 + … + 14 = 104) in tricks won by
+        zombies (doubled: 208), every heart worth the most it can be (kept to the end, the
+        survival bonus; or taken in a doubled trick, 2), both jokers winning a trick (+5 each).
+        Worst: every club taken, doubled with ``zombie_doubles = trick``.  Decisions: each seat
+        buries once, at most every card of the deck is played (the graveyard's cards rise as
+        zombies), one trump declaration and a suit named for each led joker."""
+        club = -self.points[0]
+        survival = 3 if self.options["survival"] else 2
+        doubling = 2 if self.options["zombie_doubles"] == "trick" else 1
+        best = 2 * 104 + 13 * max(survival, doubling) + 2 * 5
+        return Bounds((-13 * club * doubling, best), self.num_players + len(self.deck) + 1 + 2)
 
 
 
@@ -339,11 +353,22 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         # what the tricks scored beyond their cards and jokers is the zombies' doubling
         rows["zombie_bonus"] = [self.round_points[s] - rows["diamonds"][s] - rows["clubs"][s]
                                 - rows["hearts_taken"][s] - joker[s] for s in range(n)]
-        rows["hearts"] = [(self.hands[s] & HEART_MASK).bit_count() * self.survival_bonus for s in range(n)]
+        surviving = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
+        rows["hearts"] = [k * self.survival_bonus for k in surviving]
         for s in range(n):
             self.round_points[s] += rows["hearts"][s]
             self.counters["survival_points"] += rows["hearts"][s]
-        return rows
+        self.counters["surviving_hearts"] += sum(surviving)
+        held = [(self.hands[s] & HEART_MASK).bit_count() for s in range(n)]
+        return {**rows, "summary": summary([
+            row("tricks", rows["tricks"], adds=False),
+            row("diamonds", rows["diamonds"]),
+            row("clubs", rows["clubs"], count=[(m & CLUB_MASK).bit_count() for m in taken], per=pts[0]),
+            row("hearts_taken", rows["hearts_taken"], count=rows["hearts_taken"], per=1),
+            row("joker_bonus", joker, count=[j // 5 for j in joker], per=5),
+            row("zombie_bonus", rows["zombie_bonus"]),
+            row("hearts", rows["hearts"], count=held, per=self.survival_bonus),
+        ])}
 
     def game_over(self) -> bool:
         top = max(self.scores)

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts
+from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action
-from torite.engine.bot import Bot
+from torite.engine.bot import Bot, Reason
 
 from .rules import DUMMY_STEP, follow, trick_order, winning_index
 from .scoring import DENOMS
@@ -67,6 +67,7 @@ class UmbridgeBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if len(legal) == 1:
+            self.reason = Reason("only_choice")
             return legal[0]
         hand = mask_of_texts(obs["hand"])
         phase = obs["phase"]
@@ -82,18 +83,23 @@ class UmbridgeBot(Bot):
     def _umbrage(self, hand: int, legal: Sequence[Action]) -> Action:
         kinds = {a.kind: a for a in legal}
         _, tricks = best_denomination(hand)
-        return kinds["umbrage"] if hcp(hand) < 7 and tricks < 6.5 else kinds["keep"]
+        weak = hcp(hand) < 7 and tricks < 6.5
+        self.reason = Reason("umbrage_weak" if weak else "umbrage_keep", {"points": hcp(hand), "tricks": round(tricks)})
+        return kinds["umbrage"] if weak else kinds["keep"]
 
     def _call(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
         kinds = {a.kind: a for a in legal}
         contract: str | None = obs["contract"]
         bids = [a for a in legal if a.kind == "bid"]
         if obs["must_bid"]:
+            self.reason = Reason("repeat_contract", {"contract": bids[0].arg})
             return bids[0]  # repeat the contract
         _denom, _tricks = best_denomination(hand)
         if contract is not None and obs["declarer"] == self.seat:
             if "redouble" in kinds and expected_tricks(hand, contract.split()[1]) >= 6 + int(contract[0]) + 1.5:
+                self.reason = Reason("redouble_sure", {"contract": contract})
                 return kinds["redouble"]
+            self.reason = Reason("pass_own", {"contract": contract})
             return kinds["pass"]
         # the cheapest bid in each denomination the hand supports
         best: Action | None = None
@@ -103,12 +109,17 @@ class UmbridgeBot(Bot):
             if margin >= -0.2 and (best is None or margin > best_margin):
                 best, best_margin = a, margin
         if best is not None:
+            tricks_then = round(expected_tricks(hand, best.arg.split()[1]))
+            self.reason = Reason("bid_tricks", {"contract": best.arg, "tricks": tricks_then,
+                                                "need": 6 + int(best.arg.split()[0])})
             return best
         # as defender we take about what the same cards would take as declarer
         if (contract is not None and "double" in kinds
                 and (mine := expected_tricks(hand, contract.split()[1])) >= 7
                 and 13 - mine < 6 + int(contract[0]) - 2):
+                self.reason = Reason("double_weak", {"contract": contract})
                 return kinds["double"]
+        self.reason = Reason("pass_short")
         return kinds["pass"]
 
     def _exchange(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int) -> Action:
@@ -132,7 +143,9 @@ class UmbridgeBot(Bot):
         for _, _, c in junk:
             a = Action("discard", 1 << c)
             if a in legal:
+                self.reason = Reason("discard_small", {"card": card_str(c)})
                 return a
+        self.reason = Reason("exchange_done")
         return Action("done") if Action("done") in legal else legal[-1]
 
     # ------------------------------------------------------------ the play
@@ -191,6 +204,7 @@ class UmbridgeBot(Bot):
                       _cost(c, trump, lens, k == 0))
             if v > best_value:
                 best, best_value = a, v
+        self.reason = Reason("win_trick" if best_value > 0 else "lowest", {"card": card_str(best.card)})
         return best
 
 

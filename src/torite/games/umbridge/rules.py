@@ -17,12 +17,13 @@ dealt again when someone takes umbrage; see the rules page).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from torite.cards import SUIT_MASKS, card_str, iter_bits
-from torite.engine.base import Action, OptionError, OptionSpec
+from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -47,6 +48,7 @@ from torite.engine.kit import (
     word,
 )
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
+from torite.engine.summary import row, summary
 from torite.engine.trick import plain_winner, play_actions
 from torite.games.umbridge.scoring import (
     DENOMS,
@@ -56,6 +58,7 @@ from torite.games.umbridge.scoring import (
     contract_score,
     honours_points,
     rubber_bonus,
+    trick_points,
     unfinished_bonus,
 )
 
@@ -157,6 +160,22 @@ def respread_cards(gathered: Sequence[int], dummy: Sequence[int], bridge: Sequen
     return [swap.get(c, c) for c in dummy], [swap.get(c, c) for c in bridge]
 
 
+@cache
+def _umbridge_best(chicago: bool, honours: bool) -> int:
+    """The most one Umbridge deal can pay one player (see ``Umbridge.bounds``)."""
+    declarer = defender = 0
+    for level in range(1, 8):
+        for denom in DENOMS:
+            for doubled in (0, 1, 2):
+                for vul in (False, True):
+                    for tricks in range(14):
+                        cs = contract_score(level, denom, doubled, vul, tricks)
+                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
+                        declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
+                        defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
+    return max(declarer, defender) + (150 if honours else 0)
+
+
 @mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Umbridge(TrickGame):
     id = "umbridge"
@@ -172,7 +191,8 @@ class Umbridge(TrickGame):
                    "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
     )
     PLAYERS = 2
-    STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws")
+    STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws",
+                 "dummy_tricks", "honour_points")
     BOT = "torite.games.umbridge.bot:UmbridgeBot"
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
@@ -222,10 +242,24 @@ class Umbridge(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def bounds(self) -> Bounds:
+        """From the scoring (§8), nothing below 0.  The most one deal can pay a player: as
+        declarer, the best contract result of the table (below and above the line) with the
+        largest end bonus (the rubber's 700, or 300 and 100 unfinished; Chicago's game bonus);
+        as defender, 13 undertricks redoubled and vulnerable (7,600), with the unfinished bonus;
+        honours 150 on top.  Decisions: 2 umbrage choices; in the auction at most 35 rising bids,
+        a repeat after each draw round in which a card was drawn (at most 13, the bridge), a
+        double and a redouble after each of those, 2 passes before a contract and one after it
+        for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
+        most 13 discards (each is drawn back from the bridge); 39 cards."""
+        return Bounds((0, _umbridge_best(self.options["scoring"] == CHICAGO, self.options["honours"])),
+                      2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
+
     def _check_options(self) -> None:
         super()._check_options()
         if self.options["scoring"] == CHICAGO and self.options["honours"]:
-            raise OptionError("honours are scored at rubber scoring only (scoring=rubber)")
+            raise OptionConflict("honours are scored at rubber scoring only (scoring=rubber)",
+                                 {"honours": True, "scoring": CHICAGO})
 
 
 class UmbridgeState(TrickState[Umbridge]):
@@ -554,6 +588,30 @@ class UmbridgeState(TrickState[Umbridge]):
             self.phase = PLAY
             self.turn = step
 
+    def choice_refusal(self, seat: int, action: Action) -> Refusal:
+        """The auction's rules (§5: a bid beats the last; after a draw the last bidder must
+        repeat or raise; a double of the other's bid, a redouble of one's own doubled bid, and
+        nothing but a pass after a redouble), the exchange's limit (U13), following suit from the
+        dummy."""
+        kind = action.kind
+        if self.phase == AUCTION:
+            if self.auction and self.auction[-1][1] == "redouble":
+                return Refusal("pass_after_redouble")
+            if self.must_bid and kind in ("pass", "double", "redouble"):
+                return Refusal("must_bid", {"contract": str(self.contract)})
+            if kind == "bid" and self.contract is not None:
+                return Refusal("bid_higher", {"contract": str(self.contract)})
+            if kind == "double":
+                return Refusal("double_own" if seat == self.declarer else
+                               "no_bid_to_double" if self.contract is None else "doubled_once")
+            if kind == "redouble":
+                return Refusal("redouble_own_doubled")
+        if self.phase == EXCHANGE and kind == "discard":
+            return Refusal("discard_limit", {"limit": self.exchange_limit})
+        if self.phase == DUMMY and kind == "play" and self.led >= 0 and self.dummy_mask() & SUIT_MASKS[self.led]:
+            return Refusal("follow", {"suit": SUITS[self.led]})
+        return super().choice_refusal(seat, action)
+
     def legal_dummy(self, seat: int) -> list[Action]:
         return play_actions(follow(self.dummy_mask(), self.led))
 
@@ -577,13 +635,17 @@ class UmbridgeState(TrickState[Umbridge]):
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
         assert self.declarer is not None
         self.dummy_by = dummy_controller(self.control, winner, self.declarer)
+        if self.from_dummy[win]:
+            self.counters["dummy_tricks"] += 1  # won by the dummy's card, for its controller
 
     # --------------------------------------------------------------- scoring (§8)
     def score_round(self) -> dict[str, Any]:
         counters = self.counters
         if self.contract is None:
             counters["passed_out"] += 1
-            return {"contract": None, **self.unfinished()}
+            end = self.unfinished()
+            return {"contract": None, **end, "summary": summary(
+                [row("unfinished", end["unfinished"])] if "unfinished" in end else [])}
         assert self.declarer is not None
         declarer, defender = self.declarer, 1 - self.declarer
         level, denom = self.contract
@@ -626,11 +688,31 @@ class UmbridgeState(TrickState[Umbridge]):
         counters["made"] += cs.made
         counters["umbrage"] += sum(self.umbrage)
         counters["bridge_draws"] += sum(self.drawn)
+        counters["honour_points"] += sum(honours)
+        end = self.unfinished()
+
+        def by_side(to_declarer: int, to_defender: int = 0) -> list[int]:
+            out = [0, 0]
+            out[declarer], out[defender] = to_declarer, to_defender
+            return out
+
+        rows = [row("tricks", by_side(tricks, 13 - tricks), adds=False),
+                row("contract", by_side(cs.below)), row("overtricks", by_side(cs.overtricks)),
+                row("insult", by_side(cs.insult)), row("slam", by_side(cs.slam)),
+                row("undertricks", by_side(0, cs.undertricks)), row("honours", honours),
+                row("bonus", bonus)]
+        if "unfinished" in end:
+            rows.append(row("unfinished", end["unfinished"]))
+        need = 6 + level
+        per = trick_points(1, denom) - (10 if denom == "NT" else 0)
         return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
+                # the contract's value written out (§8.1): level × per trick (+10 at no trump), doubled
+                "need": need, "down": max(0, need - tricks), "per_trick": per, "nt_first": 10 if denom == "NT" else 0,
+                "trick_value": trick_points(level, denom), "factor": 1 << self.doubled,
                 "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
                 "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
                 "vulnerable": list(vul), "game_won": game_won,
-                "bonus": bonus, **self.unfinished()}
+                "bonus": bonus, **end, "summary": summary(rows)}
 
     def unfinished(self) -> dict[str, Any]:
         """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""

@@ -15,7 +15,7 @@ from torite.cards import SUITS, parse_card
 from torite.engine.base import Action, State
 from torite.engine.kit import TrickGame
 
-__all__ = ["act", "cards", "deal"]
+__all__ = ["act", "cards", "deal", "legal_texts", "play_cards", "why"]
 
 
 def cards(text: str) -> list[int]:
@@ -97,6 +97,24 @@ def play_cards(state: State, *texts: str) -> None:
     """Each named card played by the seat to act (a ``play`` action)."""
     for text in texts:
         state.apply(state.to_act()[0], Action("play", 1 << parse_card(text)))
+
+
+def why(state: State, text: str) -> str | None:
+    """The rule that refuses ``text`` (a card of the hand, played; or an action text) for the
+    first seat to act, or None when it is legal: what a face says of a disabled choice."""
+    seat = state.to_act()[0]
+    action = Action("play", 1 << parse_card(text)) if len(text.split()) == 1 and _is_card(text) \
+        else state.game.parse_action(text)
+    refusal = state.refusal(seat, action)
+    return None if refusal is None else refusal.rule
+
+
+def _is_card(text: str) -> bool:
+    try:
+        parse_card(text)
+    except ValueError:
+        return False
+    return True
 
 
 def played_games(rounds: int = 1, seed: int = 7) -> str:

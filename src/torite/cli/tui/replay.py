@@ -1,0 +1,244 @@
+"""``torite replay FILE --view``: a record stepped through in the terminal table.
+
+The same table as ``torite play`` draws it (``TableApp``'s ring, status, hand, log, score sheet
+and summaries), over a :class:`torite.replay.Replay` instead of a game in play: ←/→ step,
+``t``/``r`` go to the next trick or round (``T``/``R`` back), ``v`` changes whose eyes (every
+hand open, each seat, a spectator; a game in progress only as a spectator sees it), ``h`` asks
+the ``hard`` bot what it would play at the seat's decision, from that seat's view only.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+
+from torite.cards import card_str, parse_card
+from torite.engine.base import Action
+from torite.present.labels import LabelError
+from torite.present.labels import load as load_labels
+from torite.replay import OPEN, Replay, Viewer
+
+from .app import Mode, TableApp
+from .session import RENDER_ERRORS, LogLine, Session
+from .words import card_text, level_name, rich_text, words
+
+#: the level asked "what would it play here?"
+SUGGEST_LEVEL = "hard"
+
+
+class ReplaySession(Session):
+    """The session of a record: the state of one step, seen by one viewer.  ``human`` is the
+    seat the table is drawn around (the viewer's, else seat 0)."""
+
+    def __init__(self, rp: Replay, *, lang: str = "en") -> None:  # no game to set up: the record's
+        self.replay = rp
+        self.game = rp.game
+        self.labels = load_labels(rp.game, lang)
+        self.lang = lang
+        self.seed = rp.record.seed or 0
+        self.bots = {}
+        self.levels = [name[4:] if name.startswith("bot:") else None for name in rp.record.seats]
+        self.record = rp.record
+        self.hints = 0
+        self.log: list[LogLine] = []
+        self._logged = 0
+        self.viewer: Viewer = OPEN if rp.finished else None
+        self.human = 0
+        self.step = 0
+        self.goto(0)
+
+    def goto(self, step: int) -> None:
+        self.step = max(0, min(self.replay.steps, step))
+        self.state = self.replay.state(self.step)
+        self.log, self._logged = [], 0
+        self.read_events()
+
+    def set_viewer(self, viewer: Viewer) -> None:
+        self.viewer = self.replay.allowed(viewer)
+        self.human = self.viewer if isinstance(self.viewer, int) else 0
+        self.goto(self.step)
+
+    def next_viewer(self) -> None:
+        views = self.replay.viewers()
+        self.set_viewer(views[(views.index(self.viewer) + 1) % len(views)])
+
+    def set_language(self, lang: str) -> None:
+        self.labels = load_labels(self.game, lang)
+        self.lang = lang
+        self.goto(self.step)
+
+    def names(self) -> list[str | None]:
+        return [None] * self.game.num_players
+
+    def human_to_act(self) -> bool:
+        return False
+
+    def observation(self) -> dict[str, Any]:
+        return self.replay.observation(self.step, self.viewer)
+
+    def read_events(self, upto: int | None = None) -> list[LogLine]:
+        """The log lines the viewer could read by this step."""
+        names = self.names()
+        you = self.viewer if isinstance(self.viewer, int) else None
+        new = []
+        for i, e in self.replay.events(self.step, self.viewer):
+            if e.kind == "deal":
+                continue
+            try:
+                rich = self.labels.event_rich(e, names, you)
+            except RENDER_ERRORS:
+                rich = [e.kind]
+            if rich:
+                new.append(LogLine(i, e.kind, rich, self.labels.text(rich)))
+        self.log = new
+        return new
+
+    def suggest(self) -> Action | None:
+        """What ``hard`` would play at the viewer's decision now (None: no decision of its)."""
+        if not isinstance(self.viewer, int):
+            return None
+        return self.replay.suggest(self.step, self.viewer, SUGGEST_LEVEL)
+
+
+class ReplayApp(TableApp):
+    """The terminal table over a record's steps."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "step(-1)", show=False, priority=True),
+        Binding("right", "step(1)", show=False, priority=True),
+        Binding("t", "trick(1)", show=False),
+        Binding("T", "trick(-1)", show=False),
+        Binding("r", "round(1)", show=False),
+        Binding("R", "round(-1)", show=False),
+        Binding("v", "viewer", show=False),
+        Binding("home", "goto(0)", show=False, priority=True),
+        Binding("end", "goto(-1)", show=False, priority=True),
+        Binding("s", "panel('sheet')", show=False),
+        Binding("l", "panel('log')", show=False),
+        Binding("g", "language", show=False),
+        Binding("h", "hint", show=False),
+        Binding("q", "quit_game", show=False),
+        Binding("question_mark", "panel('keys')", show=False),
+    ]
+
+    def __init__(self, session: ReplaySession) -> None:
+        super().__init__(session, records=None, bot_delay=0.0)
+        self.rs = session
+        self.suggestion: tuple[int, Viewer, Action] | None = None
+
+    def on_mount(self) -> None:
+        for scroller in self.query("VerticalScroll"):
+            scroller.can_focus = False
+        self.screen.set_class(self.size.width >= 110, "wide")
+        self._drawn = True
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.ui = Mode.OVER if self.rs.state.is_over() else Mode.BUSY
+        self._shown.pop("#ring-key", None)
+        self.draw()
+
+    # ------------------------------------------------------------ keys
+    def action_step(self, by: int) -> None:
+        self.rs.goto(self.rs.step + by)
+        self.redraw()
+
+    def action_goto(self, step: int) -> None:
+        self.rs.goto(self.rs.replay.steps if step < 0 else step)
+        self.redraw()
+
+    def _jump(self, marks: list[int], by: int) -> None:
+        k = self.rs.step
+        if by > 0:
+            self.rs.goto(next((m for m in marks if m > k), k))
+        else:
+            self.rs.goto(max((m for m in [0, *marks] if m < k), default=0))
+        self.redraw()
+
+    def action_trick(self, by: int) -> None:
+        self._jump(self.rs.replay.tricks(), by)
+
+    def action_round(self, by: int) -> None:
+        self._jump(self.rs.replay.rounds(), by)
+
+    def action_viewer(self) -> None:
+        self.rs.next_viewer()
+        self.redraw()
+
+    def action_hint(self) -> None:
+        """What hard would play here, thought off the event loop from the seat's view only."""
+        rs = self.rs
+        if not isinstance(rs.viewer, int) or rs.state.is_over() or rs.viewer not in rs.state.to_act():
+            return
+        self.message = words(rs.lang).get("thinking", "…")
+        self.redraw()
+        step, viewer = rs.step, rs.viewer
+        self.run_worker(self._suggest(step, viewer), exclusive=True, group="suggest")
+
+    async def _suggest(self, step: int, viewer: Viewer) -> None:
+        import asyncio
+
+        action = await asyncio.to_thread(self.rs.replay.suggest, step, int(viewer or 0), SUGGEST_LEVEL)
+        if action is not None:
+            self.suggestion = (step, viewer, action)
+        self.message = ""
+        self.redraw()
+
+    def action_quit_game(self) -> None:
+        self.exit(None)
+
+    # ------------------------------------------------------------ what differs from a game in play
+    def header(self, obs: Any) -> Text:
+        rs = self.rs
+        w = words(rs.lang)
+        v = rs.viewer
+        viewer = rs.seat_name(v) if isinstance(v, int) else w["open" if v == OPEN else "spectator"]
+        head = super().header(obs)
+        head.append(" · " + w["replay_step"].format(k=rs.step, n=rs.replay.steps) + " · " + viewer)
+        return head
+
+    def status(self, obs: Any) -> Text:
+        out = super().status(obs)
+        hands = obs.get("hands")
+        if isinstance(hands, list):  # every hand open: each seat's cards by its name
+            for seat, hand in enumerate(hands):
+                line = Text(f"\n{self.seat_label(seat)}: ", style="bold")
+                try:
+                    cards = sorted((parse_card(c) for c in hand or []), key=self.rs.game.sort_key)
+                except (ValueError, TypeError, LabelError):
+                    cards = []
+                for c in cards:
+                    line.append_text(card_text(card_str(c), self.rs.labels))
+                    line.append(" ")
+                out.append_text(line)
+        return out
+
+    def prompt(self, obs: Any) -> Text:
+        rs = self.rs
+        text = super().prompt(obs) if not rs.state.is_over() else Text(words(rs.lang)["game_over"])
+        sug = self.suggestion
+        if sug is not None and sug[0] == rs.step and sug[1] == rs.viewer:
+            text.append("\n" + words(rs.lang)["would_play"].format(level=level_name(rs.lang, SUGGEST_LEVEL)) + " ")
+            text.append_text(rich_text(rs.action_rich(sug[2]), rs.labels))
+        elif self.message:
+            text.append("\n" + self.message)
+        return text
+
+    def key_hints(self) -> Text:
+        w = words(self.rs.lang)
+        pairs = [("←/→", w["k_step"]), ("t/T", w["k_trick"]), ("r/R", w["k_round"]), ("v", w["k_viewer"]),
+                 ("h", w["k_would"]), ("s", w["k_sheet"]), ("l", w["k_log"]), ("q", w["k_quit"])]
+        out = Text()
+        for i, (k, v) in enumerate(pairs):
+            if i:
+                out.append("  ")
+            out.append(k, style="bold")
+            out.append(" " + v)
+        return out
+
+
+def view_replay(rp: Replay, *, lang: str = "en") -> None:
+    """Open the record's steps in the terminal table."""
+    ReplayApp(ReplaySession(rp, lang=lang)).run()

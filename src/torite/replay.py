@@ -1,0 +1,165 @@
+"""A game record, stepped through: every state of the game, and what each viewer saw at each.
+
+Why one model for every face: the web viewer and the terminal viewer must show the same step
+the same way, and a seat's view of a past moment must be exactly what that seat was shown then
+(its observation, the events it could see), no more.  :class:`Replay` checks the whole record
+first (a tampered record is refused naming the action and the reason, as ``torite replay``
+does), then keeps a state for every step:
+
+- step ``k`` is the game after the record's first ``k`` actions (``0``: the deal; ``len``: the
+  end);
+- :meth:`observation` is a seat's observation at a step (``None``: a spectator's);
+- :attr:`OPEN` views every hand at once, which only a finished game allows (a record of a game
+  in progress is shown as a spectator would see it, to everyone);
+- :meth:`tricks` and :meth:`rounds` are the steps where each trick and round ends, for jumping;
+- :meth:`suggest` is what a bot level would play at a seat's decision, from that seat's
+  observation at that step only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from torite.bots import make_bot
+from torite.engine.base import Action, Event, Game, State
+from torite.record import Record, RecordError, check_action
+
+#: the viewer who sees every hand (only in a finished game)
+OPEN: Final = "open"
+
+Viewer = int | str | None
+
+
+@dataclass
+class Replay:
+    """Every step of a recorded game (see the module docstring)."""
+
+    record: Record
+    game: Game = field(init=False)
+    states: list[State] = field(init=False, repr=False)
+    #: for each step, how many events had happened by then
+    event_counts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        game, state = self.record.new_game()
+        self.game = game
+        self.states = [state.clone()]
+        self.event_counts = [len(state.events)]
+        for i, (seat, text) in enumerate(self.record.actions):
+            check_action(state, i, seat, text)
+            self.states.append(state.clone())
+            self.event_counts.append(len(state.events))
+        if self.record.result is not None and state.is_over() and state.result().to_json() != self.record.result:
+            raise RecordError(f"the recorded result {self.record.result} differs from the replayed one "
+                              f"{state.result().to_json()}")
+
+    # ------------------------------------------------------------------ steps
+    @property
+    def steps(self) -> int:
+        """The number of actions: steps go from 0 to this."""
+        return len(self.states) - 1
+
+    @property
+    def finished(self) -> bool:
+        return self.states[-1].is_over()
+
+    def state(self, step: int) -> State:
+        """The game after ``step`` actions (a copy the caller may change)."""
+        return self.states[self._check(step)].clone()
+
+    def action(self, step: int) -> tuple[int, str] | None:
+        """The action that leads from ``step`` to the next (None at the end)."""
+        return self.record.actions[step] if 0 <= step < self.steps else None
+
+    def _check(self, step: int) -> int:
+        if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step <= self.steps:
+            raise ValueError(f"step {step!r} is outside 0..{self.steps}")
+        return step
+
+    # ------------------------------------------------------------------ views
+    def viewers(self) -> list[Viewer]:
+        """Who may be chosen: every hand open (a finished game), each seat, a spectator."""
+        seats: list[Viewer] = list(range(self.game.num_players))
+        return [OPEN, *seats, None] if self.finished else [None]
+
+    def allowed(self, viewer: Viewer) -> Viewer:
+        """The viewer actually shown: a game in progress is shown to everyone as a spectator
+        sees it (its record must not tell anyone's hand)."""
+        if not self.finished:
+            return None
+        if viewer == OPEN or viewer is None or (isinstance(viewer, int) and 0 <= viewer < self.game.num_players):
+            return viewer
+        raise ValueError(f"no viewer {viewer!r} (open, a seat 0..{self.game.num_players - 1}, or a spectator)")
+
+    def observation(self, step: int, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` was shown after ``step`` actions.  ``OPEN``: the spectator's view with
+        every hand laid open (``hands``), for a finished game."""
+        viewer = self.allowed(viewer)
+        st = self.states[self._check(step)]
+        if viewer == OPEN:
+            obs = st.observation(None)
+            obs["hands"] = [st.observation(s)["hand"] for s in range(self.game.num_players)]
+            return obs
+        assert viewer is None or isinstance(viewer, int)
+        return st.observation(viewer)
+
+    def events(self, step: int, viewer: Viewer) -> list[tuple[int, Event]]:
+        """The events ``viewer`` could see by ``step``, with their indexes (every event when
+        open)."""
+        viewer = self.allowed(viewer)
+        final = self.states[-1]
+        out = []
+        for i, e in enumerate(final.events[:self.event_counts[self._check(step)]]):
+            if viewer == OPEN or e.visible_to(viewer if isinstance(viewer, int) else None):
+                out.append((i, e))
+        return out
+
+    # ------------------------------------------------------------------ landmarks
+    def tricks(self) -> list[int]:
+        """The steps at which a trick ends (its last card played), in order."""
+        return self._ends("trick")
+
+    def rounds(self) -> list[int]:
+        """The steps at which a round ends, in order."""
+        return self._ends("round_end")
+
+    def _ends(self, kind: str) -> list[int]:
+        final = self.states[-1].events
+        out = []
+        for k in range(1, len(self.states)):
+            if any(e.kind == kind for e in final[self.event_counts[k - 1]:self.event_counts[k]]):
+                out.append(k)
+        return out
+
+    # ------------------------------------------------------------------ a bot's view
+    def decision(self, step: int, seat: int) -> tuple[dict[str, Any], list[Action]] | None:
+        """What ``seat`` had to decide with at ``step``: its observation and legal actions (None
+        when it had no decision then).  Only a finished game's seats may be asked (a game in
+        progress shows nobody's hand)."""
+        if self.allowed(seat) != seat:
+            raise ValueError("a seat's decisions are shown once the game is over")
+        st = self.states[self._check(step)]
+        if st.is_over() or seat not in st.to_act():
+            return None
+        return st.observation(seat), st.legal_actions(seat)
+
+    def suggest(self, step: int, seat: int, level: str = "hard", seed: int = 0) -> Action | None:
+        """What a bot of ``level`` would play at ``seat``'s decision at ``step``, from that
+        seat's observation only (None when the seat has no decision then)."""
+        got = self.decision(step, seat)
+        if got is None:
+            return None
+        bot = make_bot(level, self.game, seat, seed)
+        return bot.act(*got)
+
+
+def load(data: Mapping[str, Any] | Record) -> Replay:
+    """A replay of a record (its JSON, or a :class:`Record`); :class:`RecordError` naming the
+    first action that breaks a rule."""
+    record = data if isinstance(data, Record) else Record.from_json(data)
+    return Replay(record)
+
+
+__all__ = ["OPEN", "Replay", "load"]

@@ -1,0 +1,385 @@
+"""A live table and what it shows: its seats, its connections, and every message built for them.
+
+Its own part because it is the table's data and views, with no store, cluster or bot in it:
+the manager's layers (``keeper``, ``driving``, ``peers``, ``tables``) change a table, this
+module says what it holds and what each seat is shown, and a replay (``torite.server.replays``)
+builds a step's messages with the same views.
+
+What a connection is sent is built from ``state.observation(seat)`` and
+``state.events_for(seat)`` alone (``None`` for a spectator): nothing else about the state
+reaches a client, so no hidden card can leak through the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torite.bots.registry as bot_registry
+from torite.cards import parse_card
+from torite.engine.base import Event, Game, IllegalAction, State
+from torite.engine.phases import Contract
+from torite.present import decision, labels
+from torite.record import Record, start_record
+from torite.server.bots import BotHandle
+
+#: Table settings (not game options) and their bounds.
+SETTINGS: dict[str, tuple[float, float, float]] = {
+    # name: (default, minimum, maximum)
+    "idle_seconds": (0.0, 0.0, 86400.0),   # 0 = never replace an idle player by a bot
+    "bot_delay": (0.0, 0.0, 10.0),         # pause before a bot moves, so people can follow
+    "hints": (1.0, 0.0, 1.0),              # 1: a player may ask for a hint; 0: the table gives none
+}
+
+
+class TableError(ValueError):
+    """A request the server refuses; ``code`` is a stable machine-readable reason."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def hash_token(token: str) -> str:
+    """Only this hash is stored, so a leaked database does not hand out seats."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+#: bots a table does not offer: OpenSpiel's ISMCTS needs the research extra and takes about a second
+#: a decision through the adapter (it is for `torite arena`, not for a person waiting at a table)
+TABLE_HIDDEN_BOTS = frozenset({"openspiel-ismcts"})
+
+
+def bot_names() -> tuple[str, ...]:
+    """Read at call time: search levels register themselves after import."""
+    return tuple(n for n in bot_registry.BOT_NAMES if n not in TABLE_HIDDEN_BOTS)
+
+
+@dataclass
+class Seat:
+    kind: str                 # "human" or "bot"
+    level: str | None         # bot level for a bot seat
+    name: str
+    token_hash: str | None
+    away: bool = False        # a human seat played by a bot after idling
+    connections: int = 0      # sockets of this seat in this process
+    elsewhere: int = 0        # other server processes with a socket of this seat
+    host: bool = False        # the seat of whoever made the table (it may hand a gone seat to a bot)
+
+    def public(self, index: int) -> dict[str, Any]:
+        return {"seat": index, "kind": self.kind, "level": self.level, "name": self.name,
+                "connected": self.connections > 0 or self.elsewhere > 0, "away": self.away,
+                "host": self.host}
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client (a websocket): which seat it speaks for and how much of the log it has.
+
+    States are not queued: the table marks the connection dirty and its writer task builds the
+    newest state when the socket is ready, so a slow client gets fewer, fresher snapshots.
+    Replies (acks, errors, pongs) are queued, at most ``max_outbox`` of them: past that the
+    client is not reading, and ``too_slow`` tells the socket's tasks to close it.  ``inbox``
+    holds the messages read but not yet handled (bounded by the socket's reader).
+    """
+
+    seat: int | None = None
+    joined: bool = False
+    #: the browser tab's own id (a reload keeps it): another tab on the same seat is asked first
+    tab: str = ""
+    log_sent: int = 0
+    dirty: bool = False
+    outbox: deque[dict[str, Any]] = field(default_factory=deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+    max_outbox: int = 100
+    too_slow: bool = False
+    inbox: deque[str] = field(default_factory=deque)
+    inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the server ends the connection (the table expired): the writer sends what is queued, then closes
+    close_code: int | None = None
+    #: an act of this connection is being answered: its ack goes out before the state it changed
+    hold: bool = False
+
+    def close(self, code: int) -> None:
+        self.close_code = code
+        self.wake.set()
+
+    def push(self, message: dict[str, Any]) -> None:
+        if len(self.outbox) >= self.max_outbox:
+            self.too_slow = True  # nothing more is kept for a client that does not read
+        else:
+            self.outbox.append(message)
+        self.wake.set()
+
+    def mark_dirty(self) -> None:
+        self.dirty = True
+        self.wake.set()
+
+
+@dataclass(eq=False)
+class LiveTable:
+    id: str
+    game: Game
+    state: State
+    seed: int
+    seats: list[Seat]
+    settings: dict[str, float]
+    created: float
+    actions: list[tuple[int, str]] = field(default_factory=list)
+    finished: float | None = None
+    #: per seat, the actions it has made: its next decision's number (an act names the decision
+    #: it answers, so a stale second click cannot land on the next one)
+    decisions: list[int] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    conns: set[Connection] = field(default_factory=set)
+    bots: dict[int, tuple[str, BotHandle]] = field(default_factory=dict)
+    idle_timers: dict[int, asyncio.TimerHandle] = field(default_factory=dict)
+    driver: asyncio.Task[None] | None = None
+    #: when each idle clock running now runs out (epoch seconds): shown as a countdown
+    idle_deadlines: dict[int, float] = field(default_factory=dict)
+    #: the table the same players moved on to (stored: it outlives a restart).  Each person
+    #: keeps their seat's token there, so the link each seat is shown holds its own token,
+    #: which the table learns when the seat joins (``tokens``, kept in memory only)
+    rematch: str | None = None
+    tokens: dict[int, str] = field(default_factory=dict)
+    #: when a person last joined a seat here (the store heard of it): joined, and active
+    joined: float | None = None
+    seen_at: float = 0.0
+    #: other processes' seats with a socket there (member -> one flag a seat), and the processes
+    #: with any socket there (a spectator's too), who need to hear of every action
+    presence: dict[int, list[bool]] = field(default_factory=dict)
+    watched_by: set[int] = field(default_factory=set)
+    #: what this process last told the others of its sockets here
+    told_presence: tuple[list[bool], bool] | None = None
+    #: when a request last asked for it (monotonic): an idle table no socket holds leaves memory
+    used: float = field(default_factory=time.monotonic)
+    #: the seat of each hint taken, in order (the record counts them)
+    hints: list[int] = field(default_factory=list)
+    version: int = 0
+    changed_at: float = field(default_factory=time.time)
+    _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
+    _goal_texts: dict[str, Any] | None = None
+    _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
+    _scanned: dict[int | None, tuple[int, int]] = field(default_factory=dict)  # events looked at, lines
+
+    def __post_init__(self) -> None:
+        if not self.decisions:
+            self.decisions = [0] * len(self.seats)
+            for seat, _ in self.actions:
+                self.decisions[seat] += 1
+
+    @property
+    def over(self) -> bool:
+        return self.state.is_over()
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        return self.game.schema()
+
+    def controlled_by_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.away
+
+    def seat_names(self) -> list[str | None]:
+        """The names chosen in the lobby (None: the game's words name the seat, "seat 1", "席1")."""
+        return [s.name or None for s in self.seats]
+
+    def touch(self) -> None:
+        """Something visible changed: invalidate cached views and wake every connection."""
+        self.version += 1
+        self.changed_at = time.time()
+        for c in self.conns:
+            c.mark_dirty()
+
+    # ------------------------------------------------------------------ views
+    def log_for(self, key: int | None) -> list[dict[str, Any]]:
+        """Log lines ``key`` may see (its ``events_for(key)``), extended from where the last call
+        stopped (the events are only ever appended: nothing before is looked at again); each
+        line's ``text`` is by language."""
+        cached = self._logs.setdefault(key, [])
+        events = self.state.events
+        scanned, count = self._scanned.get(key, (0, 0))
+        if scanned > len(events):  # a game that trimmed its events: start over
+            cached.clear()
+            scanned = count = 0
+        for e in events[scanned:]:
+            if not e.visible_to(key):
+                continue
+            line = log_line(self.game, e, count, self.seat_names())
+            if line is not None:
+                cached.append(line)
+            count += 1
+        self._scanned[key] = (len(events), count)
+        # remember how far we looked even when the last events had no text
+        if count and (not cached or cached[-1]["i"] != count - 1):
+            cached.append({"i": count - 1, "text": None})
+        return cached
+
+    def view_json(self, key: int | None) -> str:
+        """The state as ``key`` sees it, as a JSON object text without its closing brace."""
+        hit = self._views.get(key)
+        if hit is not None and hit[0] == self.version:
+            return hit[1]
+        text = json.dumps(self.view(key), ensure_ascii=False, separators=(",", ":"))[:-1]
+        self._views[key] = (self.version, text)
+        return text
+
+    def view(self, key: int | None, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message (without its log) as ``key`` sees it: built from ``obs``, which is
+        ``state.observation(key)`` unless given (a replay's open view gives the spectator's with
+        every hand laid open; a finished game's only)."""
+        state, game = self.state, self.game
+        if obs is None:
+            obs = state.observation(key)
+        over = state.is_over()
+        to_act = state.to_act()
+        legal: list[dict[str, Any]] = []
+        actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
+        texts = labels.view_texts(game, obs, actions, self.seat_names())  # by language
+        for a, label in zip(actions, texts["actions"]):
+            text = game.action_text(a)
+            legal.append({"text": text, "kind": a.kind, "label": label,
+                          "cards": text.split()[1:1 + a.cards.bit_count()], "arg": a.arg})
+        hand = obs.get("hand") or []
+        try:
+            hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
+        except (ValueError, TypeError):
+            hand = list(hand)
+        phase = decision.phase_of(game.phases(), obs["phase"])
+        grouped = decision.group(phase, actions, hand) if actions else None
+        reasons: dict[str, Any] = {"cards": {}, "actions": {}}
+        if grouped is not None and key is not None:
+            cards, refused = decision.refused(state, key, phase, grouped, obs)
+            reasons = {"cards": labels.reason_texts(game, cards, self.seat_names()),
+                       "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
+                                                      self.seat_names())}
+        return {
+            "type": "state", "table": self.id, "game": game.id, "title": game.title,
+            "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
+            "decision_no": self.decisions[key] if key is not None else None,
+            "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
+            "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
+            "legal": legal, "decision": decision.to_json(grouped, game) if grouped is not None else None,
+            "reasons": reasons, "roles": texts["roles"], "prompt": texts.get("prompt"), "goal": self._goal(),
+            "auction": auction_of(game, obs), "tricks_score": labels.load(game).tricks_score,
+            "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
+            "result": state.result().to_json() if over else None, "obs": obs,
+            "settings": self.settings, "hints": self.hint_counts(), **self._moments(key, obs),
+        }
+
+    def _goal(self) -> dict[str, Any]:
+        """How the game is won, by language (the same for the whole table)."""
+        if self._goal_texts is None:
+            self._goal_texts = labels.goal_texts(self.game)
+        return self._goal_texts
+
+    def hint_counts(self) -> list[int]:
+        """How many hints each seat took."""
+        out = [0] * len(self.seats)
+        for s in self.hints:
+            out[s] += 1
+        return out
+
+    def _moments(self, key: int | None, obs: Mapping[str, Any]) -> dict[str, Any]:
+        """What the table shows beside the observation: the idle clocks running now, the
+        rematch (with this seat's own link), who is winning the trick, the piles.  (A finished
+        trick and a round's end come as log lines with their event's ``data``: every line
+        reaches the client once, in order, however quickly the states that follow replace
+        each other.)"""
+        idle = [self.idle_deadlines.get(s) for s in range(len(self.seats))]
+        rematch = None
+        if self.rematch is not None:
+            new_id, tokens = self.rematch, self.tokens
+            frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
+            rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
+        return {"idle_deadlines": idle, "rematch": rematch,
+                "winning": obs.get("winning"), "piles": piles_of(self.schema, obs)}
+
+    def message_for(self, conn: Connection) -> str:
+        """The next state message for one connection: the shared view plus its new log lines."""
+        lines = self.log_for(conn.seat)
+        start = conn.log_sent
+        new = [x for x in lines[start:] if x["text"] is not None]
+        conn.log_sent = len(lines)
+        # "now": the server's clock, so a countdown shows right whatever the client's clock says
+        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
+                + ',"log":' + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
+
+    def record(self) -> Record:
+        names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
+        rec = start_record(self.game, self.seed, names)
+        rec.actions = list(self.actions)
+        rec.hints = self.hint_counts()
+        if self.over:
+            rec.result = self.state.result().to_json()
+        return rec
+
+
+#: events whose log lines carry their data
+_LOG_DATA = frozenset({"trick", "round_end", "game_end"})
+
+
+def log_line(game: Game, e: Event, i: int, names: Sequence[str | None]) -> dict[str, Any] | None:
+    """An event as a log line (``i``: its index among the events its reader sees), by language;
+    None for an event the log does not say.  The live table and a replay both write their logs
+    with it."""
+    text = labels.event_texts(game, e, names)
+    if text is None:
+        return None
+    line: dict[str, Any] = {"i": i, "text": text, "kind": e.kind}
+    if e.kind in _LOG_DATA:
+        # the table shows these as well as saying them: a finished trick stays on the table a
+        # moment, a round's end opens its summary
+        line["data"] = e.data
+    if e.kind == "round_end":  # its scoring written out, in words
+        line["explain"] = labels.explain_texts(game, e.data, names)
+    return line
+
+
+def auction_of(game: Game, obs: Mapping[str, Any]) -> list[dict[str, Any]] | None:
+    """The bidding so far (the observation's public ``auction``: ``[[seat, action text], …]``),
+    each call as the table writes it in a bidding history: a bid's contract or card as a token,
+    another call by its kind (the labels name it: pass, double).  None when the game keeps no
+    auction."""
+    entries = obs.get("auction")
+    if not isinstance(entries, list):
+        return None
+    out: list[dict[str, Any]] = []
+    for seat, text in entries:
+        try:
+            a = game.parse_action(text)
+        except (IllegalAction, ValueError):
+            continue
+        entry: dict[str, Any] = {"seat": seat, "kind": a.kind}
+        if a.cards:
+            entry["rich"] = [{"t": "cards", "cards": [game.card_text(c) for c in range(54) if a.cards >> c & 1]}]
+        elif a.arg:
+            try:
+                c = Contract.parse(a.arg)
+            except ValueError:
+                pass
+            else:
+                entry["rich"] = [{"t": "contract", "level": c.level, "denom": c.denomination}]
+        out.append(entry)
+    return out
+
+
+def piles_of(schema: Mapping[str, Any], obs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The piles of cards on the table, as the game declares them (``schema["piles"]``) and the
+    seat's observation shows them: ``{"name", "cards"}`` for a pile the seat sees (a card it may
+    not see is null, drawn as a back), ``{"name", "count"}`` for one it does not.  The table
+    shows those its game's labels name in ``maps.piles``."""
+    out: list[dict[str, Any]] = []
+    for p in schema["piles"]:
+        cards = obs[p["name"]]
+        out.append({"name": p["name"], "cards": list(cards)} if cards is not None
+                   else {"name": p["name"], "count": obs[p["name"] + "_size"]})
+    return out

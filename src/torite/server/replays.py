@@ -1,0 +1,216 @@
+"""Replays at the web table: any step of a record as a chosen viewer saw it.
+
+Why here and built this way: a step's message must be exactly what the live table would have
+sent that viewer at that moment, so it is built by the live table's own code (a
+:class:`~torite.server.live.LiveTable` over the step's state, its ``view``, and ``log_line``
+for the log), from :class:`torite.replay.Replay`, which checked the record and keeps every step.
+Nothing is stored: a record sent by a page is checked, kept in a small in-memory cache (so
+stepping through it does not replay it again on every click) and forgotten.
+
+Viewers: ``"open"`` (every hand, a finished game only), a seat, or ``None`` (a spectator); a
+game in progress is shown to everyone as a spectator sees it (``Replay.allowed``).  What a bot
+would play (``suggest``) is asked of a bot in a worker process, with the seat's observation and
+legal actions at that step only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import hashlib
+import json
+import random
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, Final
+
+import torite.bots.registry as bot_registry
+from torite.cards import parse_card
+from torite.engine.base import OptionError
+from torite.present import labels
+from torite.record import Record, RecordError
+from torite.replay import OPEN, Replay, Viewer
+from torite.server.bots import BotPool
+from torite.server.live import SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
+
+#: the longest record a page may send (bytes) and replay (actions): a whole long game fits
+MAX_RECORD_BYTES: Final = 1 << 20
+MAX_STEPS: Final = 5000
+#: records kept checked in memory (each holds a state a step)
+CACHE_SIZE: Final = 6
+#: the bot asked "what would it play here?" unless another level is named
+SUGGEST_LEVEL: Final = "hard"
+
+
+class BadRecord(TableError):
+    """A record that cannot be replayed: the message names the action and the reason, and
+    ``detail`` carries them apart for the page to say in its reader's language."""
+
+    def __init__(self, e: RecordError | str) -> None:
+        super().__init__("bad_record", f"this record cannot be replayed: {e}")
+        self.detail: dict[str, Any] = {}
+        if isinstance(e, RecordError) and e.action is not None:
+            self.detail = {"action": e.action, "seat": e.seat, "text": e.text, "reason": e.reason}
+
+
+def seats_of(record: Record) -> list[Seat]:
+    """The record's seats as the table names them: ``bot:LEVEL`` a bot at that level, anything
+    else a person's name."""
+    out = []
+    for name in record.seats:
+        if name.startswith("bot:"):
+            out.append(Seat("bot", name[4:], "", None))
+        else:
+            out.append(Seat("human", None, "" if name == "human" else name[:40], None))
+    return out
+
+
+def parse_viewer(raw: Any) -> Viewer:
+    """``"open"``, a seat (a number, or its digits in a query), or a spectator (null, ``""``,
+    ``"spectator"``); anything else is refused."""
+    if raw is None or raw in ("", "spectator"):
+        return None
+    if raw == OPEN:
+        return OPEN
+    if isinstance(raw, str) and raw.isdigit() and len(raw) < 4:
+        return int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    raise TableError("bad_viewer", "viewer: \"open\", a seat number or null (a spectator)")
+
+
+def parse_step(raw: Any) -> int:
+    if isinstance(raw, str) and raw.isdigit() and len(raw) < 7:
+        return int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    raise TableError("bad_step", "step: the number of actions from the deal (0 to the record's length)")
+
+
+class Replays:
+    """The records checked lately, by their content (or a finished table's id)."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, Replay] = OrderedDict()
+
+    def _get(self, key: str) -> Replay | None:
+        hit = self._kept.get(key)
+        if hit is not None:
+            self._kept.move_to_end(key)
+        return hit
+
+    def _put(self, key: str, rp: Replay) -> Replay:
+        self._kept[key] = rp
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+        return rp
+
+    async def of_json(self, data: Any) -> Replay:
+        """A record sent by a page, checked (off the event loop: a long game takes a moment)."""
+        if not isinstance(data, Mapping):
+            raise BadRecord("a record is a JSON object (format, game, options, seed, seats, actions)")
+        key = "r:" + hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        hit = self._get(key)
+        if hit is not None:
+            return hit
+        actions = data.get("actions")
+        if isinstance(actions, list) and len(actions) > MAX_STEPS:
+            raise BadRecord(f"a record of more than {MAX_STEPS} actions is not replayed here "
+                            f"(it has {len(actions)}; `torite replay FILE --view` shows any)")
+        return self._put(key, await asyncio.to_thread(_check, data))
+
+    async def of_table(self, table: LiveTable) -> Replay:
+        """A table's record as it stands (a finished table's is kept; one in play is read again
+        as it grows)."""
+        key = f"t:{table.id}:{len(table.actions)}"
+        hit = self._get(key)
+        if hit is not None:
+            return hit
+        return self._put(key, await asyncio.to_thread(_check, table.record()))
+
+
+def _check(data: Mapping[str, Any] | Record) -> Replay:
+    try:
+        record = data if isinstance(data, Record) else Record.from_json(data)
+        return Replay(record)
+    except RecordError as e:
+        raise BadRecord(e) from None
+    except (OptionError, ValueError, TypeError, KeyError) as e:
+        raise BadRecord(str(e)) from None
+
+
+def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "") -> dict[str, Any]:
+    """Step ``step`` as ``viewer`` saw it: the live table's state message (its log whole, up to
+    this step) with the replay's landmarks."""
+    if not 0 <= step <= rp.steps:
+        raise TableError("bad_step", f"step {step} is outside 0..{rp.steps}")
+    try:
+        viewer = rp.allowed(viewer)
+    except ValueError as e:
+        raise TableError("bad_viewer", str(e)) from None
+    seats = seats_of(rp.record)
+    table = LiveTable(id=table_id, game=rp.game, state=rp.state(step), seed=0, seats=seats,
+                      settings={k: d for k, (d, _, _) in SETTINGS.items()}, created=0.0,
+                      actions=list(rp.record.actions[:step]))
+    key = viewer if isinstance(viewer, int) else None
+    obs = None
+    if viewer == OPEN:
+        obs = rp.observation(step, OPEN)
+        obs["hands"] = [_sorted(rp, h) for h in obs["hands"]]
+    msg = table.view(key, obs)
+    names = table.seat_names()
+    log: list[dict[str, Any]] = []
+    for count, (i, event) in enumerate(rp.events(step, viewer)):
+        line = log_line(rp.game, event, count, names)
+        if line is None:
+            continue
+        # the step whose action wrote it (0: the deal); the step's own lines are marked
+        line["step"] = bisect.bisect_right(rp.event_counts, i)
+        line["now"] = step > 0 and line["step"] == step
+        log.append(line)
+    msg |= {"log_from": 0, "log": log, "replay": {
+        "step": step, "steps": rp.steps, "tricks": rp.tricks(), "rounds": rp.rounds(),
+        "viewer": viewer, "viewers": rp.viewers(), "finished": rp.finished}}
+    return msg
+
+
+def _sorted(rp: Replay, hand: Any) -> Any:
+    """A hand in the order the table shows one's own."""
+    try:
+        return sorted(hand, key=lambda c: rp.game.sort_key(parse_card(c)))
+    except (ValueError, TypeError):
+        return hand
+
+
+async def suggest(bots: BotPool, rp: Replay, step: int, seat: Any, level: Any = SUGGEST_LEVEL,
+                  seed: int = 0) -> dict[str, Any]:
+    """What a bot of ``level`` would play at ``seat``'s decision at ``step`` (seeded: the same
+    as ``Replay.suggest``), thought in a worker process from the seat's observation only."""
+    if not isinstance(level, str) or level not in bot_names():
+        raise TableError("bad_bot", f"level: one of {', '.join(bot_names())}")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rp.game.num_players:
+        raise TableError("bad_viewer", f"seat: 0 to {rp.game.num_players - 1}")
+    if not 0 <= step <= rp.steps:
+        raise TableError("bad_step", f"step {step} is outside 0..{rp.steps}")
+    try:
+        got = rp.decision(step, seat)
+    except ValueError as e:
+        raise TableError("not_finished", str(e)) from None
+    if got is None:
+        raise TableError("no_decision", f"seat {seat} has no decision at step {step}")
+    obs, legal = got
+    handle = bots.add(bot_registry.make_bot(level, rp.game, seat, random.Random(seed)))
+    try:
+        action = await bots.decide(handle, obs, legal)
+    finally:
+        bots.remove(handle)
+    names = [s.name or None for s in seats_of(rp.record)]
+    label = labels.view_texts(rp.game, obs, [action], names)["actions"][0]
+    text = rp.game.action_text(action)
+    return {"type": "suggestion", "step": step, "seat": seat, "level": level, "action": text,
+            "label": label, "cards": text.split()[1:1 + action.cards.bit_count()]}
+
+
+__all__ = ["MAX_RECORD_BYTES", "MAX_STEPS", "BadRecord", "Replays", "parse_step", "parse_viewer",
+           "seats_of", "step_message", "suggest"]

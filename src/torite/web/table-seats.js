@@ -1,0 +1,99 @@
+// The seats around the table: name, online dot, roles (dealer, who leads, president and friend,
+// declarer, your partner… from the game's labels), cards left, tricks, points, whose turn, a gone
+// player's countdown, and for the host a button that hands a gone player's seat to a bot.
+
+import { $, PILE_ANGLE, S, T, el, narrow, pileNames, place, placeAt, send, seatName, signed } from "./table-state.js";
+
+export function countdown(i) {
+  const m = S.last;
+  const d = m && m.idle_deadlines ? m.idle_deadlines[i] : null;
+  if (typeof d !== "number") return null;
+  return Math.max(0, Math.ceil(d - (Date.now() / 1000 - S.skew)));
+}
+
+// Whether we may hand a gone player's seat to a bot: the table's host, or anyone seated at a
+// table without one.
+function mayStandIn(m) {
+  if (S.me === null || m.over) return false;
+  const hosts = m.seats.filter((s) => s.host);
+  return !hosts.length || (m.seats[S.me] && m.seats[S.me].host);
+}
+
+export function renderSeats(m, obs) {
+  const box = $("seats");
+  box.innerHTML = "";
+  const n = m.num_players;
+  const roles = T.byLang(m.roles) || [];
+  for (let i = 0; i < n; i++) {
+    const s = m.seats[i] || {};
+    const d = el("div", "seat");
+    d.dataset.seat = String(i);
+    place(d, i, n, 36, narrow() ? 44 : 40);
+    const gone = s.kind === "human" && !s.connected && !m.over;
+    if (i === S.me) d.classList.add("me");
+    if (m.to_act.includes(i) && !m.over) d.classList.add("turn");
+    if (gone) d.classList.add("gone");
+    const name = el("div", "name");
+    const dot = el("span", "dot" + (s.kind === "bot" || s.connected ? " on" : ""));
+    dot.title = T.t(s.kind === "bot" || s.connected ? "table.online" : "table.offline");
+    name.append(dot, seatName(i));
+    d.appendChild(name);
+    const mine = roles[i] || [];
+    if (mine.length) {
+      const chips = el("div", "roles");
+      for (const r of mine) {
+        const chip = el("span", "chip role", r);
+        chip.dataset.role = r;
+        chips.appendChild(chip);
+      }
+      d.appendChild(chips);
+    }
+    const facts = [];
+    if (Array.isArray(obs.hand_sizes)) facts.push(["cards", T.t("table.seat_cards", { n: obs.hand_sizes[i] })]);
+    if (Array.isArray(obs.tricks_won)) facts.push(["tricks", T.t("table.seat_tricks", { n: obs.tricks_won[i] })]);
+    // points only where tricks carry them: a game scored at the round's end shows no "0 points"
+    if (Array.isArray(obs.round_points) && m.tricks_score) {
+      facts.push(["points", T.t("table.seat_points", { n: signed(obs.round_points[i]) }, obs.round_points[i])]);
+    }
+    if (Array.isArray(obs.scores)) facts.push(["total", T.t("table.seat_total", { n: obs.scores[i] })]);
+    const f = el("div", "facts");
+    for (const [k, text] of facts) f.appendChild(el("span", "fact " + k, text));
+    d.appendChild(f);
+    // a finished game's replay with every hand open: each seat's cards by its name
+    if (Array.isArray(obs.hands) && Array.isArray(obs.hands[i]) && i !== S.me) {
+      const open = el("div", "open-hand");
+      for (const c of obs.hands[i]) open.appendChild(c === null ? T.cardBack() : T.cardNode(String(c), false, m.game));
+      d.appendChild(open);
+    }
+    const tags = [];
+    if (m.to_act.includes(i) && !m.over) tags.push(T.t("table.turn"));
+    if (s.away) tags.push(T.t("table.away"));
+    else if (gone) tags.push(T.t("table.gone"));
+    const left = countdown(i);
+    if (left !== null && (gone || i === S.me)) tags.push(T.t("table.idle_in", { s: left }));
+    d.appendChild(el("div", "tags", tags.join(" · ")));
+    if (gone && !s.away && mayStandIn(m)) {
+      const b = el("button", "stand-in", T.t("table.stand_in"));
+      b.type = "button";
+      b.title = T.t("table.stand_in_title");
+      b.dataset.standIn = String(i);
+      b.addEventListener("click", () => send({ type: "stand_in", seat: i }));
+      d.appendChild(b);
+    }
+    box.appendChild(d);
+  }
+  // a pile that plays cards to the tricks (Umbridge's dummy) has a place of its own
+  const flags = new Set();
+  for (const e of (obs.trick || [])) if (e && typeof e === "object") for (const [k, v] of Object.entries(e)) if (v === true) flags.add(k);
+  const tricks = obs.tricks || [];
+  const lastTrick = tricks[tricks.length - 1];
+  if (lastTrick && typeof lastTrick === "object") for (const [k, v] of Object.entries(lastTrick)) if (Array.isArray(v) && v.includes(true)) flags.add(k);
+  for (const p of pileNames(m)) {
+    if (!flags.has(p)) continue;
+    const d = el("div", "seat pile-seat");
+    d.dataset.pile = p;
+    placeAt(d, PILE_ANGLE, 40, 0);
+    d.appendChild(el("div", "name", T.word(m.game, "maps", "piles", p)));
+    box.appendChild(d);
+  }
+}

@@ -1,0 +1,205 @@
+"""The replay viewer in a real browser (Debian's chromium through Playwright): a short game of
+every game opened from a record file and stepped through forward (every hand open) and back (as
+one seat saw it); at every step the page shows what a fresh replay to that step shows (the
+state message's observation, through ``window.__torite``), and the seat's view never draws a
+card the seat did not know then.  A tampered record is refused with the action and the reason,
+over HTTP and in the page; a finished table's game over offers its replay, which opens at the
+end and says what ``hard`` would play at a seat's decision; a table in play is shown to anyone
+only as a spectator sees it.  One browser page for all of it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from conformance.harness import cards_text, known_cards
+from torite.cards import parse_card
+from torite.engine.registry import game_ids, make_game
+from torite.record import Record
+from torite.replay import Replay
+from torite.server.app import create_app
+from torite.sim import play
+
+from .test_browser import ARGS, CHROMIUM, MANY_TABLES, new_page, new_table, serving
+
+#: a seat's view is checked from this seat (every game has at least two)
+SEAT = 1
+
+#: the page steps itself and hands back what it showed at each step (one round trip a pass)
+STEP_ALL = """async ({button, to}) => {
+  const r = () => window.__torite.replay();
+  const settled = (k) => new Promise((ok, no) => {
+    const t0 = Date.now();
+    const f = () => {
+      const x = r();
+      if (x.step === k && !x.loading) ok();
+      else if (Date.now() - t0 > 10000) no(new Error('step ' + k));
+      else setTimeout(f, 2);
+    };
+    f();
+  });
+  const shown = () => ({
+    step: r().step, viewer: r().viewer, obs: window.__torite.state().obs,
+    cards: [...document.querySelectorAll('#table [data-card]')].map((e) => e.dataset.card).filter((c) => c),
+    mine: document.getElementById('table').dataset.myTurn,
+  });
+  const out = [shown()];
+  while (r().step !== to) {
+    const k = r().step + (to > r().step ? 1 : -1);
+    document.getElementById(button).click();
+    await settled(k);
+    out.push(shown());
+  }
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("replay") / "torite.db"
+    yield from serving(create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES))
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Page]:
+    with sync_playwright() as p:
+        b: Browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        pg = new_page(b)
+        pg.add_init_script("localStorage.setItem('torite.pause', '0')")
+        yield pg
+        assert not pg.errors, pg.errors  # type: ignore[attr-defined]
+        b.close()
+
+
+def short_record(game_id: str, seed: int = 7) -> Record:
+    game = make_game(game_id, {})
+    rec = play(game, ["random"] * game.num_players, seed, max_rounds=1, keep_record=True)[1]
+    assert rec is not None
+    return rec
+
+
+def open_file(page: Page, server: str, path: Path) -> None:
+    page.goto(f"{server}/replay")
+    page.wait_for_function("() => window.__torite && window.__torite.replay")
+    page.set_input_files("#replay-file", str(path))
+
+
+def hands_of(state: Any, n: int) -> list[list[str]]:
+    return [sorted(state.observation(s)["hand"]) for s in range(n)]
+
+
+@pytest.mark.parametrize("game_id", [pytest.param(g, id=g) for g in game_ids()])
+def test_every_step_forward_and_back_is_a_fresh_replay_and_a_seat_sees_only_what_it_knew(
+        page: Page, server: str, tmp_path: Path, game_id: str) -> None:
+    rec = short_record(game_id)
+    path = tmp_path / f"{game_id}.json"
+    path.write_text(rec.dumps())
+    open_file(page, server, path)
+    page.wait_for_function("() => window.__torite.replay().steps > 0 && !window.__torite.replay().loading")
+    # the ground truth: a fresh game from the record, one action at a time
+    game, state = rec.new_game()
+    n = game.num_players
+    truth = [(state.observation(None), hands_of(state, n), state.observation(SEAT), known_cards(state, SEAT))]
+    for seat, text in rec.actions:
+        state.apply_text(seat, text)
+        truth.append((state.observation(None), hands_of(state, n), state.observation(SEAT), known_cards(state, SEAT)))
+    steps = len(rec.actions)
+    assert state.is_over()
+
+    forward = page.evaluate(STEP_ALL, {"button": "rp-next", "to": steps})
+    assert [x["step"] for x in forward] == list(range(steps + 1))
+    for x in forward:
+        spectator, hands, _, _ = truth[x["step"]]
+        obs = dict(x["obs"])
+        assert x["viewer"] == "open" and x["mine"] == "0"
+        assert [sorted(h) for h in obs.pop("hands")] == hands, f"step {x['step']}: the hands"
+        assert obs == spectator, f"step {x['step']} differs from a fresh replay"
+
+    page.select_option("#rp-viewer", str(SEAT))
+    page.wait_for_function(f"() => window.__torite.replay().viewer === {SEAT} && !window.__torite.replay().loading")
+    back = page.evaluate(STEP_ALL, {"button": "rp-prev", "to": 0})
+    assert [x["step"] for x in back] == list(range(steps, -1, -1))
+    leaks = []
+    for x in back:
+        _, _, seen, known = truth[x["step"]]
+        assert x["viewer"] == SEAT and x["obs"] == seen, f"step {x['step']}: seat {SEAT}'s view differs"
+        drawn = 0
+        for c in x["cards"]:
+            drawn |= 1 << parse_card(c)
+        if drawn & ~known:
+            leaks.append(f"step {x['step']}: seat {SEAT} was shown {cards_text(drawn & ~known)}")
+    assert not leaks, "\n".join(leaks)
+
+
+def test_a_tampered_record_is_refused_with_the_action_and_its_reason(page: Page, server: str, tmp_path: Path) -> None:
+    data = short_record("trick-of-the-dead", 4).to_json()
+    first = data["actions"][10]["action"]
+    data["actions"][10]["action"] = "play " + ("2C" if "2C" not in first else "3C")
+    r = page.request.post(f"{server}/api/replay", data={"record": data, "step": 0, "viewer": "open"})
+    assert r.status == 400
+    body = r.json()
+    assert body["error"] == "bad_record" and "action 10 (seat" in body["message"]
+    assert body["detail"]["action"] == 10 and body["detail"]["reason"]
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(data))
+    open_file(page, server, path)
+    page.wait_for_selector("#replay-error:not(.hidden)")
+    said = page.inner_text("#replay-error")
+    assert "action 10" in said and body["detail"]["reason"] in said
+    assert page.locator("#replay-controls.hidden").count() == 1  # nothing of it is drawn
+    # not JSON at all: said too, nothing sent
+    path.write_text("{not json")
+    open_file(page, server, path)
+    page.wait_for_selector("#replay-error:not(.hidden)")
+    assert "not a record" in page.inner_text("#replay-error")
+    # too many actions, or a body past the bound: refused before anything is replayed
+    data["actions"] = data["actions"] * 400
+    r = page.request.post(f"{server}/api/replay", data={"record": data, "step": 0})
+    assert r.status in (400, 413) and ("5000" in r.text() or r.status == 413)
+
+
+def test_the_game_over_offers_the_replay_which_shows_what_hard_would_play(page: Page, server: str) -> None:
+    t = new_table(page, server, "trick-of-the-dead", [{"kind": "bot", "level": "random"}] * 3, {"target": 1})
+    page.goto(f"{server}/t/{t['id']}#watch")
+    page.wait_for_selector("#round-dialog[open] #final:not(.hidden)")  # the game over
+    for link in ("#final-replay", "#watch-replay"):
+        assert page.get_attribute(link, "href") == f"/replay/{t['id']}"
+    page.click("#final-replay")
+    page.wait_for_function("() => window.__torite.replay && window.__torite.replay().steps > 0"
+                           " && !window.__torite.replay().loading")
+    info = page.evaluate("() => window.__torite.replay()")
+    assert info["step"] == info["steps"] and info["viewer"] == "open"
+    record = Record.from_json(page.request.get(f"{server}/api/tables/{t['id']}/record").json())
+    rp = Replay(record)
+    # a seat's decision (the first trick's lead): what hard would play, from that seat's view
+    step = next(k for k in range(rp.steps) if rp.states[k].to_act() and rp.states[k].observation(None)["phase"]
+                == rp.states[rp.tricks()[0] - 1].observation(None)["phase"])
+    seat = rp.states[step].to_act()[0]
+    page.select_option("#rp-viewer", str(seat))
+    page.evaluate("([k, v]) => window.__torite.goto(k, v)", [step, seat])
+    page.wait_for_function(f"() => window.__torite.replay().step === {step} && !window.__torite.replay().loading")
+    page.click("#rp-suggest")
+    page.wait_for_selector("#rp-suggestion:not(.hidden)")
+    want = rp.suggest(step, seat, "hard", seed=0)
+    assert want is not None
+    shown = page.inner_text("#rp-suggestion")
+    assert "hard" in shown
+    hinted = page.eval_on_selector_all("#hand .hinted", "els => els.map(e => e.dataset.card)")
+    assert hinted == rp.game.action_text(want).split()[1:2]
+
+
+def test_a_table_in_play_is_replayed_only_as_a_spectator_sees_it(page: Page, server: str) -> None:
+    t = new_table(page, server, "kaedama", [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2)
+    for viewer in ("open", "0"):
+        r = page.request.get(f"{server}/api/tables/{t['id']}/replay?viewer={viewer}")
+        assert r.status == 200
+        m = r.json()
+        assert m["replay"]["viewer"] is None and m["replay"]["viewers"] == [None]
+        assert m["hand"] == [] and "hands" not in m["obs"]
+    r = page.request.get(f"{server}/api/tables/{t['id']}/replay/suggest?step=0&seat=0")
+    assert r.status == 409
