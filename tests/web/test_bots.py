@@ -42,6 +42,22 @@ class BrokenBot(Bot):
         raise RuntimeError("no idea")
 
 
+def _refuse() -> Bot:
+    raise RuntimeError("this bot does not travel")
+
+
+class HomesickBot(Bot):
+    """Cannot be unpickled: a worker is sent what it cannot load."""
+
+    name = "homesick"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _refuse, ()
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
 def _run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -90,6 +106,31 @@ def test_a_bot_in_a_worker_decides_exactly_as_the_same_bot_in_process(game_id: s
             await pool.stop()
 
     assert _run(play()) == decisions or state.is_over()
+
+
+def test_a_bot_its_worker_cannot_load_fails_its_decision_and_the_worker_lives_on() -> None:
+    """Not a worker dying at each try (its bots lost, the table's bot made again, forever)."""
+    game = make_game("trick-of-the-dead")
+    state = game.new_state(seed=1)
+    obs, legal = state.observation(0), state.legal_actions(0)
+
+    async def send() -> None:
+        pool = BotPool(1, 1)
+        await pool.start()
+        try:
+            normal = pool.add(bot_registry.make_bot("normal", game, 0, 1))
+            assert await pool.decide(normal, obs, legal) in legal
+            generation = normal.worker.generation
+            homesick = pool.add(HomesickBot(game, 0, random.Random(1)))
+            assert homesick.worker is normal.worker
+            with pytest.raises(BotFailed, match="cannot load the bot: RuntimeError: this bot does not travel"):
+                await pool.decide(homesick, obs, legal)
+            assert await pool.decide(normal, obs, legal) in legal  # its worker kept its bots
+            assert normal.worker.generation == generation
+        finally:
+            await pool.stop()
+
+    _run(send())
 
 
 def test_search_bots_and_rule_bots_think_in_separate_lanes() -> None:
