@@ -4,7 +4,8 @@
 # since this job is about the compiled build), installs it into build/ci-venv, whose other
 # packages are .venv's (linked, not installed again: .venv's editable torite is not seen), and
 # runs on it the conformance suite, the Hearts differential against OpenSpiel, the record and
-# replay tests and the test that both builds play the same games byte for byte.
+# replay tests, the bots carried to the server's worker processes (pickled: compiled, a bot is a
+# native object) and the test that both builds play the same games byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -31,4 +32,4 @@ assert "site-packages" in torite.__file__, torite.__file__
 print("running the tests on", build_name(), "from", torite.__file__)
 PY
 build/ci-venv/bin/python -m pytest -n 2 -p no:cacheprovider tests/conformance tests/hearts/test_openspiel_differential.py \
-  tests/cli/test_record.py tests/test_builds.py "$@"
+  tests/cli/test_record.py tests/web/test_bots.py tests/test_builds.py "$@"

@@ -47,6 +47,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.bots.registry import register_bot
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
@@ -161,6 +163,7 @@ def _gains(state: State, base: Sequence[int], sign: int = 1) -> list[float]:
     return [float(sign * (scores[s] - base[s])) for s in range(len(base))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class SearchBot(Bot):
     """Common parts: budget, determinizer, the single-action shortcut, statistics."""
 
@@ -238,6 +241,7 @@ class SearchBot(Bot):
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class ISMCTSBot(SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
 
@@ -338,6 +342,7 @@ def _most_visited(root: _Node, me: int, legal: Sequence[Action]) -> Action:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class PIMCBot(SearchBot):
     """Perfect Information Monte Carlo: sample worlds, score every legal action in each.
 

@@ -28,6 +28,12 @@ class Notation:
         self.text_of = texts.__getitem__
         self._jokers: tuple[tuple[str, ...], ...] = subset_table(texts[52:54])
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its texts (a game keeps its notation, and a bot its game, on the way to a
+        server's worker): compiled, pickle's default would rebuild it without ``__init__``'s
+        argument."""
+        return Notation, (self.texts,)
+
     def cards(self, m: int) -> list[str]:
         """The texts of the cards of ``m``, lowest card first."""
         t = _SUIT_TEXTS

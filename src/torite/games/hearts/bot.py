@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
@@ -46,6 +48,7 @@ def danger(card: int, hand: int, queen_out: bool) -> float:
     return rank * 3 + (13 - length) * 1.5
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class HeartsBot(Bot):
     name = "normal"
 

@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
@@ -73,6 +75,7 @@ def best_denom(hand: int, when_spades: str = "DA") -> tuple[str, float]:
     return max(((d, hand_value(hand, d, when_spades)) for d in DENOMS), key=lambda x: (x[1], x[0] != NT))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class MightyBot(Bot):
     name = "normal"
 

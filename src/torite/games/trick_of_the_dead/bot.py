@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
@@ -28,6 +30,7 @@ HEARTS: Final = 2
 SPADES: Final = 3
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class TrickOfTheDeadBot(Bot):
     name = "normal"
 

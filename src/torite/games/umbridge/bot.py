@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
@@ -62,6 +64,7 @@ def best_denomination(hand: int) -> tuple[str, float]:
     return best, expected_tricks(hand, best)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class UmbridgeBot(Bot):
     name = "normal"
 
