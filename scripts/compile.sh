@@ -21,7 +21,9 @@ if ! .venv/bin/python -m pip wheel --disable-pip-version-check --no-deps --no-bu
   exit 0
 fi
 wheel=$(ls build/wheel/torite-*.whl)
-if ! .venv/bin/python -m zipfile -l "$wheel" | grep -q '__mypyc'; then
+# (grep reads the whole listing: `grep -q` would stop at the first match, the listing would end
+# on a broken pipe, and pipefail would take the compiled wheel for a pure one)
+if ! .venv/bin/python -m zipfile -l "$wheel" | grep '__mypyc' > /dev/null; then
   # setup.py said why in one line (no C compiler, ...)
   grep -m1 '^torite: ' build/compile.log | sed 's/$/ (the pure-Python build runs)/' >&2 || true
   exit 0
