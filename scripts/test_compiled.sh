@@ -8,6 +8,8 @@
 # native object) and the test that both builds play the same games byte for byte.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$(date +%s)
+trap 'echo "the compiled job took $(( $(date +%s) - start )) s in all"' EXIT
 bash scripts/setup.sh
 rm -rf build/ci-wheel build/ci-venv
 mkdir -p build
