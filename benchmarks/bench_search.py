@@ -91,7 +91,7 @@ def bench_position(game: Game, label: str, state: State, seconds: float) -> None
         t0 = time.perf_counter()
         bot.act(obs, legal)
         dt = time.perf_counter() - t0
-        print(f"        {cls.name:>6}: {bot.last_iterations / dt:8.0f} iterations/s")
+        print(f"        {bot.name:>6}: {bot.last_iterations / dt:8.0f} iterations/s")
 
 
 def profile_decision(game_id: str, work: int = 60000, top: int = 14) -> None:

@@ -144,9 +144,21 @@ def test_a_bot_decides_from_the_observation_alone(game_id: str, cls: type[Search
         assert json.loads(json.dumps(other.observation(seat))) == obs
         assert cls(game, seat, random.Random(99), iterations=40).act(other.observation(seat), legal) == expected
 
-        # poison the real state: any read of it would now fail
-        vars(state).clear()
+        # poison the real state: any read of it would now fail or mislead
+        _poison(state)
         assert cls(game, seat, random.Random(99), iterations=40).act(obs, legal) == expected
+
+
+def _poison(state: Any) -> None:
+    """Empty every list of a kit state and give it a phase no game has (its attributes keep
+    their types: compiled, a state takes no other), and clear any instance dict."""
+    for name in ("hands", "trick", "trick_seats", "voids", "history", "scores", "round_scores", "round_points",
+                 "tricks_won"):
+        getattr(state, name).clear()
+    state.phase = "poisoned"
+    extra = getattr(state, "__dict__", None)
+    if extra:
+        extra.clear()
 
 
 @pytest.mark.parametrize("cls", [ISMCTSBot, PIMCBot])

@@ -286,3 +286,40 @@ Unwritten.STATE = UnwrittenState
 def test_a_declared_phase_the_state_does_not_write_is_refused_at_the_first_state() -> None:
     with pytest.raises(TypeError, match="legal_vote and apply_vote"):
         Unwritten().new_state(1, dealer=2, deals=[HANDS])
+
+
+def test_both_fast_shuffles_deal_exactly_as_random_shuffle_and_draw_no_more() -> None:
+    """The engine's shuffles (one generator call a card, interpreted; one call a deal, compiled)
+    give the permutation ``random.shuffle`` gives and leave the generator where it leaves it,
+    so a seed deals the same cards in both builds and in the records made before them."""
+    from torite.engine import draws
+
+    assert draws.same_as_random_shuffle(draws._shuffle_by_calls)
+    assert draws.same_as_random_shuffle(draws._shuffle_by_words)
+    for seed in range(50):
+        for size in (16, 38, 52, 54):
+            ref, a, b, c = list(range(size)), list(range(size)), list(range(size)), list(range(size))
+            rr, ra, rb, rc = random.Random(seed), random.Random(seed), random.Random(seed), random.Random(seed)
+            rr.shuffle(ref)
+            draws._shuffle_by_calls(ra, a)
+            draws._shuffle_by_words(rb, b)
+            draws.shuffle(rc, c)
+            assert a == ref and b == ref and c == ref
+            assert ra.random() == rb.random() == rc.random() == rr.random()
+
+
+def test_the_fast_sample_draws_exactly_as_random_sample_and_no_more() -> None:
+    """A sampled deal under voids (the determinizer, thousands a search decision) draws its
+    constrained hands with ``draws.sample``: the same cards in the same order as
+    ``random.sample``, by both of its methods, the generator left where it leaves it."""
+    from torite.engine import draws
+
+    assert draws.same_as_random_sample(draws._sample_by_calls)
+    for seed in range(30):
+        for size, k in ((39, 13), (26, 13), (12, 3), (54, 2), (200, 30), (5, 5), (7, 0)):
+            population = [3 * x + 1 for x in range(size)]
+            rr, rs = random.Random(seed), random.Random(seed)
+            assert draws.sample(rs, population, k) == rr.sample(population, k)
+            assert rs.random() == rr.random()
+    with pytest.raises(ValueError, match="Sample larger than population"):
+        draws.sample(random.Random(1), [1, 2], 3)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import random
 import signal
 import time
@@ -14,10 +15,10 @@ from typing import Any
 import pytest
 
 import torite.bots.registry as bot_registry
-from torite.bots.search import ISMCTSBot
+from torite.bots.search import ISMCTSBot, PIMCBot
 from torite.engine.base import Action, Game
 from torite.engine.bot import Bot
-from torite.engine.registry import make_game
+from torite.engine.registry import game_ids, make_game
 from torite.server.bots import BotFailed, BotLost, BotPool, _Process
 
 
@@ -42,6 +43,22 @@ class BrokenBot(Bot):
         raise RuntimeError("no idea")
 
 
+def _refuse() -> Bot:
+    raise RuntimeError("this bot does not travel")
+
+
+class HomesickBot(Bot):
+    """Cannot be unpickled: a worker is sent what it cannot load."""
+
+    name = "homesick"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _refuse, ()
+
+    def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[0]
+
+
 def _run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -53,6 +70,10 @@ def _search(game: Game, seat: int, rng: random.Random) -> Bot:
 
 
 def _make(level: str, game: Game, seat: int, seed: int) -> Bot:
+    if level == "small search":
+        return ISMCTSBot(game, seat, random.Random(seed), iterations=100_000, work=1_500, time_limit=None)
+    if level == "small pimc":
+        return PIMCBot(game, seat, random.Random(seed), iterations=100_000, work=1_500, time_limit=None)
     return _search(game, seat, random.Random(seed)) if level == "search" else \
         bot_registry.make_bot(level, game, seat, random.Random(seed))
 
@@ -90,6 +111,59 @@ def test_a_bot_in_a_worker_decides_exactly_as_the_same_bot_in_process(game_id: s
             await pool.stop()
 
     assert _run(play()) == decisions or state.is_over()
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_bot_of_every_game_reaches_its_worker_whole(game_id: str) -> None:
+    """A bot goes to its worker pickled: the copy decides as the bot itself does, at every level.
+    Compiled, a bot is a native object that pickle must rebuild without calling ``__init__``."""
+    game = make_game(game_id)
+    for level, decisions in (("random", 30), ("easy", 30), ("normal", 30), ("small search", 3), ("small pimc", 2)):
+        state = game.new_state(seed=8)
+        bots = {s: _make(level, game, s, 50 + s) for s in range(game.num_players)}
+        copies = {s: pickle.loads(pickle.dumps(b, protocol=pickle.HIGHEST_PROTOCOL)) for s, b in bots.items()}
+        for n in range(decisions):
+            if state.is_over():
+                break
+            seat = state.to_act()[0]
+            obs, legal = state.observation(seat), state.legal_actions(seat)
+            here, there = bots[seat].act(obs, legal), copies[seat].act(obs, legal)
+            assert there == here, f"{level}, decision {n}: {there} from the copy, {here} from the bot"
+            state.apply(seat, here)
+
+
+def test_a_bot_written_in_a_test_keeps_its_own_attributes_on_the_way() -> None:
+    """An interpreted subclass of the (compiled) ``Bot`` keeps its attributes in its ``__dict__``:
+    they travel with the ones ``Bot`` declares (its native ones, compiled)."""
+    bot = SleepyBot(make_game("hearts"), 2, random.Random(3), 0.25)
+    copy = pickle.loads(pickle.dumps(bot, protocol=pickle.HIGHEST_PROTOCOL))
+    assert (type(copy), copy.seconds, copy.seat, copy.rng.getstate()) == \
+        (SleepyBot, 0.25, 2, random.Random(3).getstate())
+
+
+def test_a_bot_its_worker_cannot_load_fails_its_decision_and_the_worker_lives_on() -> None:
+    """Not a worker dying at each try (its bots lost, the table's bot made again, forever)."""
+    game = make_game("trick-of-the-dead")
+    state = game.new_state(seed=1)
+    obs, legal = state.observation(0), state.legal_actions(0)
+
+    async def send() -> None:
+        pool = BotPool(1, 1)
+        await pool.start()
+        try:
+            normal = pool.add(bot_registry.make_bot("normal", game, 0, 1))
+            assert await pool.decide(normal, obs, legal) in legal
+            generation = normal.worker.generation
+            homesick = pool.add(HomesickBot(game, 0, random.Random(1)))
+            assert homesick.worker is normal.worker
+            with pytest.raises(BotFailed, match="cannot load the bot: RuntimeError: this bot does not travel"):
+                await pool.decide(homesick, obs, legal)
+            assert await pool.decide(normal, obs, legal) in legal  # its worker kept its bots
+            assert normal.worker.generation == generation
+        finally:
+            await pool.stop()
+
+    _run(send())
 
 
 def test_search_bots_and_rule_bots_think_in_separate_lanes() -> None:

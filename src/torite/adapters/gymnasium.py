@@ -90,7 +90,7 @@ class ToriteGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         })
         self.action_space = spaces.Discrete(actions)
         self.actions = actions
-        self.game_state: TrickState | None = None
+        self.game_state: TrickState[Any] | None = None
         self.seat = seat if isinstance(seat, int) else 0
         self._bots: dict[int, Bot] = {}
         self._tracker: Tracker | None = None
@@ -157,7 +157,7 @@ class ToriteGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return text
 
     # ------------------------------------------------------------------ helpers
-    def _state(self) -> TrickState:
+    def _state(self) -> TrickState[Any]:
         if self.game_state is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game_state

@@ -150,7 +150,7 @@ class ObsSpec:
             at += len(w.attrs)
         self.watch_spans = spans
         #: every watched state value in one call (a tuple), None when nothing is watched
-        self.watch_values: Callable[[TrickState], tuple[Any, ...]] | None = None
+        self.watch_values: Callable[[TrickState[Any]], tuple[Any, ...]] | None = None
         if len(attrs) == 1:
             one = operator.attrgetter(attrs[0])
             self.watch_values = lambda st: (one(st),)
@@ -305,7 +305,7 @@ class _Watch(NamedTuple):
     per-seat field of which a seat sees its own item (only that item's change matters)."""
 
     attrs: tuple[str, ...]
-    view: Callable[[TrickState, int, int | None], list[tuple[str, Any]]]
+    view: Callable[[TrickState[Any], int, int | None], list[tuple[str, Any]]]
     private: bool = False
 
 
@@ -313,18 +313,18 @@ def _watches(game: TrickGame, encoded: set[str]) -> list[_Watch]:
     """The watches of the declarations whose keys the vector encodes."""
     out: list[_Watch] = []
     for p in game.PILES:
-        def pile_view(st: TrickState, me: int, seat: int | None, p: Pile = p) -> list[tuple[str, Any]]:
+        def pile_view(st: TrickState[Any], me: int, seat: int | None, p: Pile = p) -> list[tuple[str, Any]]:
             size, shown = views.pile_view(st, p, seat)
             return [(k, x) for k, x in ((p.name + "_size", size), (p.name, shown)) if k in encoded]
         seen = (p.seen.attr,) if p.seen.attr else ()
         out.append(_Watch((p.name, *((p.face_down,) if p.face_down else ()), *seen), pile_view))
     for f in game.FIELDS:
         if f.obs_key in encoded:
-            def field_view(st: TrickState, me: int, seat: int | None, f: Field = f) -> list[tuple[str, Any]]:
+            def field_view(st: TrickState[Any], me: int, seat: int | None, f: Field = f) -> list[tuple[str, Any]]:
                 return [(f.obs_key, views.field_view(st, f, me))]
             out.append(_Watch((f.attr,), field_view, f.private))
     for r in game.ROLES:
-        def role_view(st: TrickState, me: int, seat: int | None, r: Role = r) -> list[tuple[str, Any]]:
+        def role_view(st: TrickState[Any], me: int, seat: int | None, r: Role = r) -> list[tuple[str, Any]]:
             revealed, holder = views.role_view(st, r, me)
             return [(k, x) for k, x in ((r.revealed_attr, revealed), (r.attr, holder)) if k in encoded]
         out.append(_Watch((r.attr, r.revealed_attr), role_view))

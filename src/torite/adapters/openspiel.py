@@ -152,7 +152,7 @@ class Chance:
             return f"{node.place} {self.spec.game.card_text(self.spec.deck[outcome])}"
         return f"seed byte {sum(1 for nd in self.nodes[:k] if nd.kind == 'seed')}: {outcome}"
 
-    def state(self, drawn: list[int]) -> TrickState:
+    def state(self, drawn: list[int]) -> TrickState[Any]:
         """The torite state the chance outcomes ``drawn`` (all of them) make."""
         game = self.spec.game
         seed_bytes = [o for o, nd in zip(drawn, self.nodes) if nd.kind == "seed"]
@@ -265,7 +265,7 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.tgame = _Info.of(game)
         self.drawn: list[int] = []  # the chance outcomes so far
-        self.torite: TrickState | None = None
+        self.torite: TrickState[Any] | None = None
         self.horizon_round: int | None = None
         self.base = 0  # the rounds before the returns count
         self.moves: list[int] = []

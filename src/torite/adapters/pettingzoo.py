@@ -81,7 +81,7 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
             }) for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
         self._seeder = random.Random()
-        self.game_state: TrickState | None = None
+        self.game_state: TrickState[Any] | None = None
         self.agents: list[str] = []
         self._trackers: list[Tracker] = []
         self._acting = -1  # the seat to act, -1 when the game is over
@@ -114,7 +114,7 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._next()
 
-    def _state(self) -> TrickState:
+    def _state(self) -> TrickState[Any]:
         if self.game_state is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game_state

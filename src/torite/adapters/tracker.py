@@ -91,7 +91,7 @@ class Tracker:
         new._written = set(self._written)
         return new
 
-    def update(self, state: TrickState) -> Vector:
+    def update(self, state: TrickState[Any]) -> Vector:
         """The seat's vector now (the tracker's own array: copy it to keep it)."""
         spec, v = self.spec, self.mv
         n = spec.n
@@ -192,7 +192,7 @@ class Tracker:
                     v[at + s * NSUITS + b] = float(voids[s] >> b & 1)
         self._voids = list(voids)
 
-    def _trick(self, state: TrickState) -> None:
+    def _trick(self, state: TrickState[Any]) -> None:
         """The current trick of a game with trick slots, as its entries show it, rewritten
         when its cards, seats or slots changed."""
         spec, v = self.spec, self.mv
@@ -209,7 +209,7 @@ class Tracker:
             v[i] = 1.0
         self._trick_key, self._trick_ones = key, ones
 
-    def _tricks(self, state: TrickState) -> None:
+    def _tricks(self, state: TrickState[Any]) -> None:
         """The round's finished tricks: each new record marked once; a new round empties them."""
         history = state.history
         read = self._read
@@ -225,7 +225,7 @@ class Tracker:
         mv[spec.offset["tricks_played"]] = float(len(history))
         self._read_round, self._read = state.round_no, len(history)
 
-    def _declared(self, state: TrickState) -> None:
+    def _declared(self, state: TrickState[Any]) -> None:
         """The declared piles, fields and roles, each read again as the observation reads it
         when the state values behind it changed; the views (``observe_extra``) every time."""
         spec = self.spec

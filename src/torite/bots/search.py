@@ -45,17 +45,20 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.bots.registry import register_bot
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
+from torite.engine.kit import OVER, TrickState
 
 #: Rollout policies: ``random`` is uniform over legal actions (cheap, many rollouts);
 #: ``rule`` asks the game's rule-of-thumb bot for every seat (needs an observation per step, so
 #: several times slower, but each rollout is much closer to real play), ``mixed`` is ``rule``
 #: with a share ``epsilon`` of random steps.
-ROLLOUTS = ("random", "rule", "mixed")
+ROLLOUTS: Final = ("random", "rule", "mixed")
 
 _Key = tuple[int, Action]
 
@@ -63,11 +66,11 @@ _Key = tuple[int, Action]
 #: ``legal_actions``), ``RULE_STEP_COST`` for a step of the rule-of-thumb policy (it also builds
 #: an observation), and ``ITERATION_COST`` per iteration for sampling a determinization and
 #: reading the scores.  Measured on Trick of the Dead, where a unit is about 5 µs.
-ITERATION_COST = 12
-RULE_STEP_COST = 6
+ITERATION_COST: Final = 12
+RULE_STEP_COST: Final = 6
 #: ... and one unit per this many children weighed by UCB1 in the tree (a root with 120
 #: burials to weigh costs as much as ten simulated actions per iteration).
-SCAN_PER_UNIT = 12
+SCAN_PER_UNIT: Final = 12
 
 
 class _Node:
@@ -101,6 +104,8 @@ class _Rollout:
 
     def finish(self, state: State, round0: int) -> int:
         """Play on to the end of the round; returns the work done (see ``ITERATION_COST``)."""
+        if self.rule is None and isinstance(state, TrickState):
+            return _random_finish(state, round0, self.rng)
         rng = self.rng
         eps = self.epsilon
         rule = self.rule
@@ -121,12 +126,44 @@ class _Rollout:
         return work
 
 
+def _random_finish(state: TrickState[Any], round0: int, rng: random.Random) -> int:
+    """``_Rollout.finish`` with uniform choices, on a state of the kit: the same choices from the
+    same draws (``rng.randrange(n)`` is ``_randbelow(n)``, written out), but typed, so that
+    compiled it calls the state's methods directly rather than through Python."""
+    getrandbits = rng.getrandbits
+    work = 0
+    while state.phase != OVER and len(state.round_scores) == round0:
+        seat = state.to_act()[0]
+        legal = state.legal_actions(seat)
+        n = len(legal)
+        if n == 1:
+            action = legal[0]
+        else:
+            k = n.bit_length()
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            action = legal[r]
+        work += 1
+        state.apply(seat, action)
+    return work
+
+
+def _scores(state: State) -> tuple[int, ...]:
+    """``state.result().scores`` without making the result: a kit state's totals are its
+    ``scores`` (every game's ``result`` reports them)."""
+    if isinstance(state, TrickState):
+        return tuple(state.scores)
+    return state.result().scores
+
+
 def _gains(state: State, base: Sequence[int], sign: int = 1) -> list[float]:
     """Each seat's gain since ``base``, in the direction the seat wants (``Game.SCORE_SIGN``)."""
-    scores = state.result().scores
+    scores = _scores(state)
     return [float(sign * (scores[s] - base[s])) for s in range(len(base))]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class SearchBot(Bot):
     """Common parts: budget, determinizer, the single-action shortcut, statistics."""
 
@@ -204,6 +241,7 @@ class SearchBot(Bot):
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class ISMCTSBot(SearchBot):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012).
 
@@ -235,7 +273,7 @@ class ISMCTSBot(SearchBot):
             state = sample(rng)
             work += ITERATION_COST
             scanned = 0
-            base = state.result().scores
+            base = _scores(state)
             round0 = state.rounds_played
             node = root
             path = [root]
@@ -304,6 +342,7 @@ def _most_visited(root: _Node, me: int, legal: Sequence[Action]) -> Action:
     return best
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class PIMCBot(SearchBot):
     """Perfect Information Monte Carlo: sample worlds, score every legal action in each.
 
@@ -343,12 +382,11 @@ class PIMCBot(SearchBot):
             for w in range(worlds):
                 if r == 0:
                     world = sample(rng)
-                    sampled.append((world, world.result().scores, world.rounds_played))
+                    sampled.append((world, _scores(world), world.rounds_played))
                 world, base, round0 = sampled[w]
                 chance = rng.getrandbits(64)
                 for i, a in enumerate(legal):
-                    state = world.clone()
-                    state.rng.seed(chance)  # common random numbers for the actions of a block
+                    state = world.clone(random.Random(chance))  # common random numbers for a block
                     state.apply(me, a)
                     work += ITERATION_COST + 1 + rollout.finish(state, round0)
                     totals[i] += _gains(state, base, self.game.SCORE_SIGN)[me]

@@ -10,7 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from torite import __version__
 from torite.bots import BotError, parse_bots
+from torite.build import build_name
 from torite.cli.common import CliError, Progress, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
@@ -144,6 +146,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="torite", description="Trick-taking card games: play, study, design.")
+    p.add_argument("--version", action="version", version=f"torite {__version__} ({build_name()} build)")
     sub = p.add_subparsers(dest="command", required=True)
 
     g = sub.add_parser("games", help="list the games and their options")

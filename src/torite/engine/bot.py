@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from torite.engine.base import Action, Game
 
 
@@ -23,6 +25,13 @@ class Reason(NamedTuple):
     data: Mapping[str, Any] = {}
 
 
+# Compiled, a native class: a game's bot or a test's may still be an interpreted subclass.  Every
+# compiled bot class allows interpreted subclasses, its own too: a server pickles each bot to the
+# worker process that keeps it (``torite.server.bots``), and only then does mypyc's ``__new__``
+# leave ``__init__`` (which wants the game) to Python, so that pickle can rebuild the bot.
+# (``serializable=True`` would do that too, but mypyc then never calls the ``__init__`` of a
+# subclass that writes its own: mypyc/mypyc#979.)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot(ABC):
     """A player.  ``act`` gets only what its seat may know."""
 
@@ -45,6 +54,7 @@ class Bot(ABC):
         """Choose one of ``legal`` (never empty) given the seat's observation."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class RandomBot(Bot):
     """Uniform over the legal actions at each decision."""
 
@@ -52,4 +62,12 @@ class RandomBot(Bot):
     uses_observation = False
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        return legal[self.rng.randrange(len(legal))]
+        # ``self.rng.randrange(n)`` written out (its ``_randbelow``): the same draws, two
+        # Python calls less a decision
+        n = len(legal)
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from torite.engine.base import Action, State
 from torite.engine.bot import Bot
 
-_EMPTY: Mapping[str, Any] = {}
+_EMPTY: Final[Mapping[str, Any]] = {}
 
 
 def next_seat(state: State, controlled: Callable[[int], bool]) -> int | None:

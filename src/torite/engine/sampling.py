@@ -13,9 +13,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import iter_bits, mask_of
+from torite.engine.draws import sample, shuffle
 
 
+@mypyc_attr(native_class=False)  # compiled: an exception class stays a Python class
 class SamplingError(RuntimeError):
     """No assignment satisfies the constraints (the knowledge given was inconsistent)."""
 
@@ -31,7 +35,7 @@ def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
     constrained = [p for p in range(n) if forbidden[p] & pool and sizes[p]]
     if not constrained:
         cards = list(iter_bits(pool))
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         out, i = [], 0
         for size in sizes:
             out.append(mask_of(cards[i:i + size]))
@@ -47,12 +51,12 @@ def deal_constrained(pool: int, sizes: Sequence[int], forbidden: Sequence[int],
             if len(allowed) < sizes[p]:
                 ok = False
                 break
-            out[p] = mask_of(rng.sample(allowed, sizes[p]))
+            out[p] = mask_of(sample(rng, allowed, sizes[p]))
             rest &= ~out[p]
         if not ok:
             continue
         cards = list(iter_bits(rest))
-        rng.shuffle(cards)
+        shuffle(rng, cards)
         i = 0
         for p in free:
             out[p] = mask_of(cards[i:i + sizes[p]])

@@ -7,7 +7,7 @@ The round flow, dealing, observations and the determinizer are the game kit's
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from torite.cards import SUITS
 from torite.engine.base import Action
@@ -15,7 +15,7 @@ from torite.engine.base import Action
 T = TypeVar("T")
 
 #: ``play`` actions, one per card, made once: legal-action lists are built on the hot path.
-PLAY_ACTIONS: tuple[Action, ...] = tuple(Action("play", 1 << c) for c in range(54))
+PLAY_ACTIONS: Final[tuple[Action, ...]] = tuple(Action("play", 1 << c) for c in range(54))
 
 
 def plain_winner(cards: Sequence[int], led: int, trump: int) -> int:
@@ -45,9 +45,9 @@ def subset_table(items: Sequence[T]) -> tuple[tuple[T, ...], ...]:
 
 #: for each suit, the ``play`` actions of every subset of its 13 cards (8192 tuples a suit), and
 #: of the two jokers: a legal-action list is then four lookups, not a loop over the cards
-_BY_SUIT: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(subset_table(PLAY_ACTIONS[13 * s:13 * s + 13])
+_BY_SUIT: Final[tuple[tuple[tuple[Action, ...], ...], ...]] = tuple(subset_table(PLAY_ACTIONS[13 * s:13 * s + 13])
                                                              for s in range(4))
-_JOKERS: tuple[tuple[Action, ...], ...] = subset_table(PLAY_ACTIONS[52:54])
+_JOKERS: Final[tuple[tuple[Action, ...], ...]] = subset_table(PLAY_ACTIONS[52:54])
 
 
 def play_actions(mask: int) -> list[Action]:

@@ -103,6 +103,7 @@ from torite.server.routes import (
     table_record,
     table_replay,
     table_replay_suggest,
+    version,
 )
 from torite.server.sockets import SocketCounts, table_socket
 from torite.server.store import Store
@@ -166,6 +167,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
         Route("/api/tables/{table_id}/actions", post_action, methods=["POST"]),
         Route("/api/tables/{table_id}/rematch", rematch, methods=["POST"]),
         Route("/api/reports", list_reports),
+        Route("/api/version", version),
+        Route("/api/version", version),
         Route("/reports/{name}", report_file),
         WebSocketRoute("/ws/tables/{table_id}", table_socket),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),

@@ -37,7 +37,11 @@ def answer(bots: dict[int, Any], data: bytes) -> bytes:
     for k in drops:
         bots.pop(k, None)
     if blob is not None:
-        bots[key] = pickle.loads(blob)
+        try:
+            bots[key] = pickle.loads(blob)
+        except Exception as e:  # a bot that cannot be carried here fails its decision, not the worker
+            return pickle.dumps(("failed", f"cannot load the bot: {type(e).__name__}: {e}"),
+                                protocol=pickle.HIGHEST_PROTOCOL)
     bot = bots.get(key)
     reply: tuple[str, Any]
     if bot is None:

@@ -16,6 +16,8 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 
+from torite import __version__
+from torite.build import build_name
 from torite.engine.base import OptionConflict, OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.present import labels
@@ -108,6 +110,13 @@ async def table_replay_suggest(request: Request) -> Response:
 def _reports_dir(request: Request) -> Path | None:
     d: Path | None = request.app.state.reports_dir
     return d if d is not None and d.is_dir() else None
+
+
+async def version(request: Request) -> Response:
+    """Which torite serves: its version and build (``compiled`` by mypyc, or ``pure`` Python),
+    for the lobby's footer."""
+    build = "compiled" if build_name().startswith("compiled") else "pure"
+    return JSONResponse({"version": __version__, "build": build})
 
 
 async def list_reports(request: Request) -> Response:

@@ -344,9 +344,24 @@
     if (chosen) sel.value = chosen;
   }
 
+  // the footer says which build serves (compiled by mypyc, or pure Python)
+  let build = null;
+  function renderBuild() {
+    if (build) $("build").textContent = T.t("app.build." + build.build, {version: build.version});
+  }
+  async function loadBuild() {
+    try {
+      build = await (await fetch("/api/version")).json();
+    } catch (e) {
+      build = null;
+    }
+    renderBuild();
+  }
+
   async function init() {
     T.apply();
-    T.bindSwitch($("lang"), () => { renderGames(); renderGameList(); renderOptions(); renderSeats(); renderBotsHelp(); showGoal(); loadReports(); });
+    T.bindSwitch($("lang"), () => { renderGames(); renderGameList(); renderOptions(); renderSeats(); renderBotsHelp(); showGoal(); loadReports(); renderBuild(); });
+    loadBuild();
     $("idle_seconds").addEventListener("input", () => { $("idle_seconds").dataset.touched = "1"; });
     const res = await fetch("/api/games");
     catalog = await res.json();

@@ -8,6 +8,8 @@
     en: {
       "app.title": "torite",
       "app.tagline": "Trick-taking card games in your browser",
+      "app.build.compiled": "torite {version}, compiled engine",
+      "app.build.pure": "torite {version}, pure-Python engine",
       "lang.label": "Language",
       "lobby.game": "Game",
       "lobby.options": "Options",
@@ -195,6 +197,8 @@
     ja: {
       "app.title": "torite",
       "app.tagline": "ブラウザで遊ぶトリックテイキングゲーム",
+      "app.build.compiled": "torite {version}（コンパイル版エンジン）",
+      "app.build.pure": "torite {version}（Python 版エンジン）",
       "lang.label": "言語",
       "lobby.game": "ゲーム",
       "lobby.options": "オプション",
@@ -382,6 +386,8 @@
     ko: {
       "app.title": "torite",
       "app.tagline": "브라우저에서 즐기는 트릭테이킹 카드 게임",
+      "app.build.compiled": "torite {version}, 컴파일된 엔진",
+      "app.build.pure": "torite {version}, 파이썬 엔진",
       "lang.label": "언어",
       "lobby.game": "게임",
       "lobby.options": "옵션",

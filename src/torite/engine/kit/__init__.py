@@ -39,6 +39,7 @@ round flow and the protocol), ``views``, ``determinizer``, ``schema``, ``tables`
 tables of the hot path).
 """
 
+from torite.engine.draws import shuffle
 from torite.engine.kit.declarations import (
     BOOL,
     BOOLS,
@@ -78,7 +79,6 @@ from torite.engine.kit.declarations import (
 from torite.engine.kit.determinizer import KitDeterminizer
 from torite.engine.kit.game import TrickGame
 from torite.engine.kit.state import TrickState
-from torite.engine.kit.tables import shuffle
 
 __all__ = [
     "BOOL",

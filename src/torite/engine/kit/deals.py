@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from torite.engine.draws import COMPILED, shuffle
 from torite.engine.kit.declarations import card_list
-from torite.engine.kit.tables import BIT, shuffle
+from torite.engine.kit.tables import BIT
 
 if TYPE_CHECKING:
     from torite.engine.kit.game import TrickGame
@@ -45,17 +46,18 @@ def check(game: TrickGame, index: int, d: Mapping[str, Any]) -> tuple[list[list[
     return hands, dealt
 
 
-def deal(state: TrickState) -> Mapping[str, Any] | None:
+def deal(state: TrickState[Any]) -> Mapping[str, Any] | None:
     """Set the hands and the dealt piles of ``state``: its next explicit deal (one per deal
     attempt) or a shuffle, again while the game's ``void_deal`` throws the deal in; returns the
     explicit deal used, if any."""
-    game, n = state.game, state.n
-    size = game.hand_size
-    piles = game.dealt_piles()
+    game: TrickGame = state.game  # typed: the state's own parameter is Any here
+    n = state.n
+    size, order, piles = game.deal_plan()
+    every_pile = game.PILES
     while True:
         d = state.deals[state.attempts] if state.attempts < len(state.deals) else None
         state.attempts += 1
-        for p in game.PILES:
+        for p in every_pile:
             setattr(state, p.name, [])
             if p.face_down:
                 setattr(state, p.face_down, [])
@@ -64,9 +66,15 @@ def deal(state: TrickState) -> Mapping[str, Any] | None:
             for p, _ in piles:
                 setattr(state, p.name, card_list(d[p.name])[::-1])  # listed top first
         else:
-            deck = list(game.deck)
+            deck = list(order)
             shuffle(state.rng, deck)
-            hands = [sum(map(BIT.__getitem__, deck[i * size:(i + 1) * size])) for i in range(n)]
+            if COMPILED:  # a loop compiled; interpreted, one C-level sum a hand is faster
+                hands = [0] * n
+                for i in range(n * size):
+                    s = i // size
+                    hands[s] = hands[s] | 1 << deck[i]
+            else:
+                hands = [sum(map(BIT.__getitem__, deck[i * size:(i + 1) * size])) for i in range(n)]
             at = n * size
             for p, k in piles:
                 setattr(state, p.name, deck[at:at + k])

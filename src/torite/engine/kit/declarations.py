@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from torite.cards import SUITS, mask_of_texts, parse_card
 from torite.engine.base import ALL_SEATS
 from torite.engine.kit.tables import Notation, copy_json
 from torite.engine.phases import Contract
 
-OVER = "over"
-PLAY = "play"
-NOBODY = 0
+OVER: Final = "over"
+PLAY: Final = "play"
+NOBODY: Final = 0
 #: ``Pile.deal``: the pile takes every card left after the hands and the other piles.
-REST = -1
-#: ``TrickSlot.default``: the card played itself
-THE_CARD = "the card"
+REST: Final = -1
+#: ``TrickSlot.default``: the card played itself.  Compared with ``==``, never ``is``: compiled, a
+#: module that names it holds its own copy of the string, another object
+THE_CARD: Final = "the card"
 
 
 # --------------------------------------------------------------------------- who sees a pile

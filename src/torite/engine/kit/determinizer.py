@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts, parse_card
+from torite.engine.draws import shuffle
 from torite.engine.kit.declarations import CARD, Pile, Place
 from torite.engine.sampling import deal_constrained
 from torite.engine.trick import suits_of
@@ -33,7 +34,7 @@ class KitDeterminizer:
             raise ValueError("a spectator's observation cannot be determinized")
         self.game = game
         self.seat: int = seat
-        st = game.STATE.__new__(game.STATE)
+        st = game.STATE(game, shell=True)
         self.template = st
         _restore(st, game, obs)
         n = st.n
@@ -102,40 +103,40 @@ class KitDeterminizer:
             forbidden.append(forbid.get(name, 0))
         self.places, self.sizes, self.forbidden = places, sizes, forbidden
         self.pinned = pinned
+        #: the roles this seat does not know: read from the sampled cards
+        self.unknown_roles = [r for r in game.ROLES if obs[r.attr] is None]
         self.hidden_piles = hidden_piles
         self.hidden_slots = hidden_slots
+        # where each part of a sampled deal goes (``places`` order), with the cards pinned there
+        at = {place: i for i, place in enumerate(places)}
+        self._hands = [(s, at[Place.hand(s)], pinned.get(Place.hand(s), 0)) for s in range(n) if s != seat]
+        self._piles = [(p.name, at[Place(p.name)], pinned.get(Place(p.name), 0)) for p in hidden_piles]
+        self._slots = [(name.where, name.at, at[name], pinned.get(name, 0)) for name in hidden_slots]
 
-    def sample(self, rng: random.Random) -> TrickState:
-        game, seat = self.game, self.seat
+    def sample(self, rng: random.Random) -> TrickState[Any]:
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
-        st = self.template.clone()
-        st.rng = random.Random(rng.getrandbits(64))
-        got = dict(zip(self.places, parts))
-        pinned = self.pinned
-        for s in range(st.n):
-            if s != seat:
-                name = Place.hand(s)
-                st.hands[s] = got[name] | pinned.get(name, 0)
-        for p in self.hidden_piles:
-            name = Place(p.name)
-            cards = list(iter_bits(got[name] | pinned.get(name, 0)))
-            rng.shuffle(cards)
-            setattr(st, p.name, cards)
-        for name in self.hidden_slots:
-            getattr(st, name.where)[name.at] = (got[name] | pinned.get(name, 0)).bit_length() - 1
-        for r in game.ROLES:
-            if getattr(st, r.attr) is None:
-                card = getattr(st, r.card_attr)
-                holder = -1
-                for s, h in enumerate(st.hands):
-                    if card >= 0 and h >> card & 1:
-                        holder = s
-                setattr(st, r.attr, holder)
+        st = self.template.clone(random.Random(rng.getrandbits(64)))
+        hands = st.hands
+        for s, i, mask in self._hands:
+            hands[s] = parts[i] | mask
+        for pile, i, mask in self._piles:
+            cards = list(iter_bits(parts[i] | mask))
+            shuffle(rng, cards)  # the draws of ``rng.shuffle``
+            setattr(st, pile, cards)
+        for where, index, i, mask in self._slots:
+            getattr(st, where)[index] = (parts[i] | mask).bit_length() - 1
+        for r in self.unknown_roles:
+            card = getattr(st, r.card_attr)
+            holder = -1
+            for s, h in enumerate(st.hands):
+                if card >= 0 and h >> card & 1:
+                    holder = s
+            setattr(st, r.attr, holder)
         st.arrange(rng)
         return st
 
 
-def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
+def _restore(st: TrickState[Any], game: TrickGame, obs: Mapping[str, Any]) -> None:
     """A state with every field an observation shows; hidden cards left as -1 / absent."""
     n = obs["num_players"]
     seat = obs["seat"]
@@ -198,6 +199,7 @@ def _restore(st: TrickState, game: TrickGame, obs: Mapping[str, Any]) -> None:
         else:
             setattr(st, f.attr, dec(obs[f.obs_key]))
     for r in game.ROLES:
-        setattr(st, r.attr, obs[r.attr])
+        holder = obs[r.attr]
+        setattr(st, r.attr, -1 if holder is None else holder)  # unknown: the determinizer reads it
         setattr(st, r.revealed_attr, obs[r.revealed_attr])
     st.restore_extra(obs)

@@ -41,7 +41,7 @@ class TrickGame(Game):
     (the kit writes ``play``'s).  A game whose offer depends on its options (Mighty's lowest
     bid) overrides :meth:`phases`."""
 
-    STATE: ClassVar[type[TrickState]]
+    STATE: ClassVar[type[TrickState[Any]]]
     PHASES: ClassVar[tuple[Phase, ...]] = (Phase(PLAY, (Card("play"),)),)
     PILES: ClassVar[tuple[Pile, ...]] = ()
     FIELDS: ClassVar[tuple[Field, ...]] = ()
@@ -71,14 +71,14 @@ class TrickGame(Game):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.SIMULTANEOUS = frozenset(p.name for p in cls.PHASES if p.simultaneous)
-        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default is THE_CARD)
-        cls._SLOT_RESET = tuple((t.attr, -1 if t.default is THE_CARD else t.default) for t in cls.TRICK_SLOTS)
+        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default == THE_CARD)
+        cls._SLOT_RESET = tuple((t.attr, -1 if t.default == THE_CARD else t.default) for t in cls.TRICK_SLOTS)
         # a finished trick's slots are all set: cards encode without the -1 check
         cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.kind.encode is _same)
         # a finished trick's card slots are all set: written without the -1 check
         cls._SLOT_ENCODE = tuple((t.attr, t.key, _text if t.kind is CARD else t.kind.encode)
                                  for t in cls.TRICK_SLOTS if t.kind.encode is not _same
-                                 and t.default is not THE_CARD)
+                                 and t.default != THE_CARD)
 
     @property
     def num_players(self) -> int:
@@ -116,7 +116,7 @@ class TrickGame(Game):
 
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
                   max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
-                  first_round: int = 0) -> TrickState:
+                  first_round: int = 0) -> TrickState[Any]:
         return self.STATE(self, seed, dealer, max_rounds, deals, first_round)
 
     def determinizer(self, obs: Mapping[str, Any]) -> KitDeterminizer:
@@ -129,6 +129,14 @@ class TrickGame(Game):
         if made is None:
             made = self.__dict__["_schema"] = schema(self)
         return made
+
+    def deal_plan(self) -> tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]]:
+        """What every deal reads: the hand size, the deck in the order a shuffle starts from, and
+        the dealt piles with their sizes; made once (the options are fixed)."""
+        plan: tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]] | None = self.__dict__.get("_deal_plan")
+        if plan is None:
+            plan = self.__dict__["_deal_plan"] = (self.hand_size, tuple(self.deck), tuple(self.dealt_piles()))
+        return plan
 
     def deal_chance(self) -> DealChance | None:
         """What chance draws in a round besides its cards (:class:`DealChance`); None when a

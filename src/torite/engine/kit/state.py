@@ -5,32 +5,44 @@ declarations; the rules a game writes are the hooks below and its ``legal_``/``a
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Self
+from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Refusal, Result, State
 from torite.engine.kit import deals, views
-from torite.engine.kit.declarations import OVER, PLAY, Pile, Place
+from torite.engine.kit.declarations import OVER, PLAY, Encode, Pile, Place
+
+# imported at run time, not only for the types: compiled, a game's class (on ``TrickGame``, a
+# Python class) is made by the compiled rules module, which needs this module known to mypyc
+from torite.engine.kit.game import TrickGame
 from torite.engine.kit.tables import (
     BELOW_SUIT,
     CARD_OF_PLAY,
+    ONE_SEAT,
+    PLAYED,
     SEATS_OF,
     Notation,
     make_event,
 )
 from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
 
-if TYPE_CHECKING:
-    from torite.engine.kit.game import TrickGame
-
 #: per state class, the phase table: phase -> (legal, apply, quick) functions
 _PhaseTable = dict[str, tuple[Callable[..., list[Action]], Callable[..., None], Callable[..., bool] | None]]
 
+#: the game a state belongs to: ``HeartsState(TrickState[Hearts])`` reads ``self.game`` as a
+#: ``Hearts``.  A type parameter, not a narrowed attribute (``game: Hearts``), because the
+#: compiled build gives an attribute one type along a class hierarchy.
+G = TypeVar("G", bound="TrickGame")
 
-class TrickState(State):
+
+# compiled, the kit's state is a native class; the example game and the tests' small games are
+# interpreted subclasses of it
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TrickState(State, Generic[G]):
     """A trick game in progress, owned by the kit; a game subclasses it with its rules.
 
     Hooks a game writes (defaults in brackets): ``setup_options`` (constants the options fix),
@@ -54,6 +66,7 @@ class TrickState(State):
         "_clear_hook",
         "_events",
         "_full_hook",
+        "_info",
         "_later",
         "_offer_mask",
         "_offer_seat",
@@ -92,37 +105,12 @@ class TrickState(State):
         "void_exempt",
         "voids",
     )
-    game: TrickGame
+    game: G
     #: list attributes of the subclass that ``clone`` copies (lists of ints or bools)
     LIST_FIELDS: ClassVar[tuple[str, ...]] = ()
-    _COMMON_LISTS: ClassVar[tuple[str, ...]] = (
-        "scores", "round_scores", "events", "hands", "trick", "trick_seats", "voids", "history",
-        "round_points", "tricks_won")
-    #: phase -> (legal, apply, quick) functions, from the game's ``PHASES``: ``legal_<phase>``,
-    #: ``apply_<phase>`` and the optional ``is_legal_<phase>(seat, action)``, a fast legality test
-    #: (True must mean ``action in legal_<phase>(seat)``; on False the kit checks the list and
-    #: explains); made on the first state of a game class (:func:`_phase_table`)
-    _PHASES: ClassVar[_PhaseTable | None] = None
-    _PLAYED_HOOK: ClassVar[bool] = False
-    _AFTER_HOOK: ClassVar[bool] = False
-    _ROUND_HOOK: ClassVar[bool] = False
-    _TAKEN_HOOK: ClassVar[bool] = False
-    _CLEAR_HOOK: ClassVar[bool] = False
-    _FULL_HOOK: ClassVar[bool] = False
     #: the cards whose play calls ``after_play`` (a mask; every card unless a game narrows it,
     #: e.g. to the jokers, and saves a call a card)
     AFTER_PLAY_CARDS: ClassVar[int] = (1 << 54) - 1
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._PHASES = None
-        # hooks left at their defaults are not called on the hot path
-        cls._PLAYED_HOOK = cls.card_played is not TrickState.card_played
-        cls._AFTER_HOOK = cls.after_play is not TrickState.after_play
-        cls._ROUND_HOOK = cls.round_over is not TrickState.round_over
-        cls._TAKEN_HOOK = cls.trick_taken is not TrickState.trick_taken
-        cls._CLEAR_HOOK = cls.clear_trick_hook is not TrickState.clear_trick_hook
-        cls._FULL_HOOK = cls.trick_full is not TrickState.trick_full
 
     n: int
     seed: int | None
@@ -154,8 +142,11 @@ class TrickState(State):
     notation: Notation
     _texts: tuple[str, ...]
 
-    def __init__(self, game: TrickGame, seed: int | None, dealer: int | None, max_rounds: int | None,
-                 deals: Sequence[Mapping[str, Any]], first_round: int = 0) -> None:
+    def __init__(self, game: G, seed: int | None = None, dealer: int | None = None, max_rounds: int | None = None,
+                 deals: Sequence[Mapping[str, Any]] = (), first_round: int = 0, *, shell: bool = False) -> None:
+        if shell:  # an empty state that ``clone`` or the determinizer fills in
+            self.game = game
+            return
         self._bind(game)
         self.n = n = game.num_players
         self.seed = seed
@@ -185,7 +176,7 @@ class TrickState(State):
         self.start_game()
         self.start_round()
 
-    def _bind(self, game: TrickGame) -> None:
+    def _bind(self, game: G) -> None:
         """The game, and the class's hook flags, phases and the game's simultaneous phases as
         instance slots: the hot path reads them on every decision, and CPython 3.11 reads a
         slot fast but a class attribute through an instance slowly (it does not specialise
@@ -193,15 +184,12 @@ class TrickState(State):
         self.game = game
         nt = self.notation = game.notation
         self._texts, self._text_of = nt.texts, nt.text_of
-        cls = type(self)
-        self._played_hook, self._full_hook = cls._PLAYED_HOOK, cls._FULL_HOOK
-        self._after_hook = cls.AFTER_PLAY_CARDS if cls._AFTER_HOOK else 0  # the cards that call it
-        self._taken_hook, self._clear_hook, self._round_hook = cls._TAKEN_HOOK, cls._CLEAR_HOOK, cls._ROUND_HOOK
+        info = self._info = _class_info(type(self), game)
+        self._played_hook, self._full_hook = info.played, info.full
+        self._after_hook = info.after  # the cards whose play calls ``after_play``
+        self._taken_hook, self._clear_hook, self._round_hook = info.taken, info.clear, info.round
         self._slotted = bool(game.TRICK_SLOTS)
-        table = cls._PHASES
-        if table is None:
-            table = cls._PHASES = _phase_table(cls, game)
-        self._phases, self._simultaneous = table, game.SIMULTANEOUS
+        self._phases, self._simultaneous = info.phases, game.SIMULTANEOUS
 
     # ------------------------------------------------------------------ hooks
     def setup_options(self) -> None:
@@ -270,7 +258,7 @@ class TrickState(State):
         """Reset the game's own per-trick state (the kit empties the trick slots)."""
 
     def round_over(self) -> bool:
-        return not all(self.hands)
+        return 0 in self.hands  # a hand is empty
 
     def score_round(self) -> dict[str, Any]:
         """Round-end scoring into ``round_points``; returns extra data for the round's event."""
@@ -341,15 +329,16 @@ class TrickState(State):
         """Deal the hands and the dealt piles (again while ``void_deal`` throws a deal in), then
         show each seat its hand."""
         deal = deals.deal(self)
-        later, cards = self._later, self.notation.cards
+        later, nt = self._later, self.notation
         for s, hand in enumerate(self.hands):
-            later.append(("deal", s, {"cards": cards(hand)}, 1 << s))
+            later.append(("deal", s, {"cards": nt.cards(hand)}, 1 << s))
         return deal
 
     def _clear_trick(self) -> None:
-        n = self.n
-        for attr, value in self.game._SLOT_RESET:
-            setattr(self, attr, [value] * n)
+        if self._slotted:
+            n = self.n
+            for attr, value in self._info.slot_reset:
+                setattr(self, attr, [value] * n)
         if self._clear_hook:
             self.clear_trick_hook()
 
@@ -357,17 +346,22 @@ class TrickState(State):
         """Move a card from ``seat``'s hand to the trick, then let the game react.  A joker
         (card 52 or 53) belongs to no suit: it leads no suit and shows no void; nor does a card
         of ``void_exempt``, which may be played instead of following."""
-        self.hands[seat] &= ~(1 << card)
+        hands = self.hands
+        hands[seat] = hands[seat] & ~(1 << card)
         self._offer_seat = -1  # the offer is stale once a card moves
         trick = self.trick
+        led = self.led
         if not trick:
             self.led = card // 13 if card < 52 else -1
-        elif card < 52 and card // 13 != self.led and self.led >= 0 and not self.void_exempt >> card & 1:
-            self.voids[seat] |= 1 << self.led
+        elif card < 52 and card // 13 != led and led >= 0 and not self.void_exempt >> card & 1:
+            voids = self.voids
+            voids[seat] = voids[seat] | 1 << led
         trick.append(card)
         self.trick_seats.append(seat)
-        data = self.card_played(seat, card) if self._played_hook else {"card": self._texts[card]}
-        self._later.append(("play", seat, data, ALL_SEATS))
+        if self._played_hook:
+            self._later.append(("play", seat, self.card_played(seat, card), ALL_SEATS))
+        else:
+            self._later.append(PLAYED[seat][card])  # its data made when the events are read
         if self._after_hook >> card & 1 and self.after_play(seat, card):
             return
         if len(trick) < self.n:
@@ -387,26 +381,28 @@ class TrickState(State):
     def finish_trick(self) -> None:
         """Give the trick to its winner, record it, and go on (or end the round)."""
         win = self.trick_winner()
-        winner = self.trick_seats[win]
+        seats = self.trick_seats
+        winner = seats[win]
         pts = self.trick_points(win)
-        self.round_points[winner] += pts
-        self.tricks_won[winner] += 1
+        points, won = self.round_points, self.tricks_won
+        points[winner] = points[winner] + pts
+        won[winner] = won[winner] + 1
         trick = self.trick
         counters = self.counters
         if "tricks" in counters:
             counters["tricks"] += 1
-        record: dict[str, Any] = {"leader": self.trick_seats[0], "seats": self.trick_seats,
-                                  "cards": list(map(self._text_of, trick)),
-                                  "led": SUITS[self.led] if self.led >= 0 else None,
-                                  "winner": winner, "points": pts}
+        texts = self._texts
+        led = self.led
+        record: dict[str, Any] = {"leader": seats[0], "seats": seats, "cards": [texts[c] for c in trick],
+                                  "led": SUITS[led] if led >= 0 else None, "winner": winner, "points": pts}
         if self._slotted:
-            game, k = self.game, len(trick)
-            for attr, key in game._SLOT_PLAIN:  # the trick's own lists: renewed, never changed, after it
+            info, k = self._info, len(trick)
+            for attr, key in info.slot_plain:  # the trick's own lists: renewed, never changed, after it
                 record[key] = getattr(self, attr) if k == self.n else getattr(self, attr)[:k]
-            nt, texts = self.notation, self._texts
-            for attr, key, enc in game._SLOT_ENCODE:
+            nt = self.notation
+            for attr, key, enc in info.slot_encode:
                 record[key] = [enc(x, nt) for x in getattr(self, attr)[:k]]
-            for attr, key in game._SLOT_CARD:
+            for attr, key in info.slot_card:
                 record[key] = [texts[v if v >= 0 else c] for v, c in zip(getattr(self, attr), trick)]
         if self._taken_hook:
             self.trick_taken(win, winner, record)
@@ -419,14 +415,15 @@ class TrickState(State):
             self._clear_trick()
         self.phase = PLAY
         self.leader = self.turn = winner
-        if self.round_over() if self._round_hook else not all(self.hands):
+        if self.round_over() if self._round_hook else 0 in self.hands:
             self.end_round()
 
     def end_round(self) -> None:
         extra = self.score_round()
+        scores, points = self.scores, self.round_points
         for s in range(self.n):
-            self.scores[s] += self.round_points[s]
-        self.round_scores.append(tuple(self.round_points))
+            scores[s] = scores[s] + points[s]
+        self.round_scores.append(tuple(points))
         self._later.append(("round_end", -1, {**extra, "points": list(self.round_points),
                                                "scores": list(self.scores)}, ALL_SEATS))
         if self.game_over():
@@ -446,7 +443,11 @@ class TrickState(State):
         self-play loop never reads them."""
         later = self._later
         if later:
-            self._events.extend(map(make_event, later))
+            events, texts = self._events, self._texts
+            for entry in later:
+                if type(entry[2]) is int:  # a play shown by its card alone (``PLAYED``)
+                    entry = (entry[0], entry[1], {"card": texts[entry[2]]}, entry[3])
+                events.append(make_event(entry))
             later.clear()
         return self._events
 
@@ -463,7 +464,7 @@ class TrickState(State):
     def to_act(self) -> tuple[int, ...]:
         phase = self.phase
         if phase == PLAY:  # the hot path (the kit plays cards in turn: see legal_actions)
-            return (self.turn,)
+            return ONE_SEAT[self.turn]
         if phase in self._simultaneous:
             p = self.pending & ((1 << self.n) - 1)
             return SEATS_OF[p] if p < len(SEATS_OF) else tuple(s for s in range(self.n) if p >> s & 1)
@@ -609,32 +610,50 @@ class TrickState(State):
     def stats(self) -> dict[str, float]:
         return {k: float(v) for k, v in self.counters.items()}
 
-    def clone(self) -> Self:
-        new = copy.copy(self)
-        # an unseeded generator given this one's state (``random.Random()`` would first seed
-        # itself from the OS: a third of a clone's time, for nothing)
-        new.rng = random.Random.__new__(random.Random)
-        new.rng.setstate(self.rng.getstate())
+    def clone(self, rng: random.Random | None = None) -> Self:
+        """An independent copy: every list the rules change in place is copied (one level deep),
+        everything else shared.  Written out for the kit's attributes; a game's own are found
+        once per class (:func:`_class_info`).  ``rng``: the copy's generator of future chance,
+        instead of a copy of this state's (copying a generator is most of a clone's time, and a
+        search reseeds its copies anyway)."""
+        new = type(self)(self.game, shell=True)
+        new.notation, new._texts, new._text_of = self.notation, self._texts, self._text_of
+        new._played_hook, new._full_hook, new._after_hook = self._played_hook, self._full_hook, self._after_hook
+        new._taken_hook, new._clear_hook, new._round_hook = self._taken_hook, self._clear_hook, self._round_hook
+        new._slotted, new._phases, new._simultaneous = self._slotted, self._phases, self._simultaneous
+        new._info = self._info
+        new.n, new.seed, new.max_rounds, new.deals = self.n, self.seed, self.max_rounds, self.deals
+        new.dealer, new.round_no, new.attempts = self.dealer, self.round_no, self.attempts
+        new.leader, new.led, new.phase, new.turn = self.leader, self.led, self.phase, self.turn
+        new.pending, new.void_exempt = self.pending, self.void_exempt
+        if rng is None:
+            # an unseeded generator given this one's state (``random.Random()`` would first seed
+            # itself from the OS: a third of a clone's time, for nothing)
+            rng = random.Random.__new__(random.Random)
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.counters = dict(self.counters)
-        new._offer_seat = -1  # a clone may be changed before it is asked for its legal actions
-        names = _LISTS.get(type(self))
-        if names is None:
-            names = _LISTS[type(self)] = self._list_attributes()
-        for name in names:
-            setattr(new, name, getattr(self, name)[:])
+        new._offer_seat, new._offer_mask = -1, 0  # a clone may change before it is asked for its legal actions
+        new._events, new._later = self.events[:], []
+        new.scores, new.round_scores = self.scores[:], self.round_scores[:]
+        new.hands, new.voids, new.history = self.hands[:], self.voids[:], self.history[:]
+        new.trick, new.trick_seats = self.trick[:], self.trick_seats[:]
+        new.round_points, new.tricks_won = self.round_points[:], self.tricks_won[:]
+        info = self._info
+        lists = info.lists
+        for name in info.own:
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(new, name, value[:] if name in lists else value)
+        extra: dict[str, Any] | None = getattr(self, "__dict__", None)
+        if extra:
+            mine: dict[str, Any] = vars(new)
+            for name, value in extra.items():
+                # compiled, ``rng`` (declared by ``State``, not a native attribute) is in the
+                # instance dict: the copy keeps its own, given above
+                if name != "rng":
+                    mine[name] = value[:] if name in lists else value
         return new
-
-    def _list_attributes(self) -> tuple[str, ...]:
-        """Every list attribute a clone must copy: the kit's, the declared ones, LIST_FIELDS."""
-        game = self.game
-        extra: list[str] = []
-        for p in game.PILES:
-            extra.append(p.name)
-            if p.face_down:
-                extra.append(p.face_down)
-        extra += [f.attr for f in game.FIELDS if f.kind.name in _LIST_KINDS or f.private]
-        extra += [t.attr for t in game.TRICK_SLOTS]
-        return tuple(dict.fromkeys(self._COMMON_LISTS + self.LIST_FIELDS + tuple(extra)))
 
     # ------------------------------------------------------------------ information
     def pile_seen_by(self, pile: Pile) -> int:
@@ -670,12 +689,63 @@ class TrickState(State):
         return views.card_places(self)
 
 
-#: per state class, the list attributes ``clone`` copies (computed once)
-_LISTS: dict[type[TrickState], tuple[str, ...]] = {}
-_LIST_KINDS = frozenset({"seat_cards", "list", "ints"})
+#: a missing attribute, for ``clone``
+_UNSET: Final[Any] = object()
+
+#: the attributes of :class:`TrickState` itself (``clone`` copies them one by one): its slots, or
+#: compiled, its native attributes
+_KIT_ATTRIBUTES: Final = (frozenset(getattr(TrickState, "__slots__", ()))
+                   | frozenset(getattr(TrickState, "__mypyc_attrs__", ()))
+                   | {"events", "_events", "_later", "__dict__", "__weakref__"})
+_LIST_KINDS: Final = frozenset({"seat_cards", "list", "ints"})
 
 
-def _phase_table(cls: type[TrickState], game: TrickGame) -> _PhaseTable:
+class _ClassInfo:
+    """What the kit reads from a state class once: which hooks it overrides (those left at the
+    kit's defaults are not called on the hot path), its phase table, and for ``clone`` its own
+    attributes and which of them are lists to copy."""
+
+    def __init__(self, cls: type[TrickState[Any]], game: TrickGame) -> None:
+        self.played = cls.card_played is not TrickState.card_played
+        self.full = cls.trick_full is not TrickState.trick_full
+        self.after = cls.AFTER_PLAY_CARDS if cls.after_play is not TrickState.after_play else 0
+        self.taken = cls.trick_taken is not TrickState.trick_taken
+        self.clear = cls.clear_trick_hook is not TrickState.clear_trick_hook
+        self.round = cls.round_over is not TrickState.round_over
+        self.phases = _phase_table(cls, game)
+        # the game's trick slots (``TrickGame.__init_subclass__``), read on every trick
+        self.slot_reset: tuple[tuple[str, Any], ...] = game._SLOT_RESET
+        self.slot_plain: tuple[tuple[str, str], ...] = game._SLOT_PLAIN
+        self.slot_encode: tuple[tuple[str, str, Encode], ...] = game._SLOT_ENCODE
+        self.slot_card: tuple[tuple[str, str], ...] = game._SLOT_CARD
+        # a game's own attributes: its classes' slots, or (compiled) every native attribute
+        names: list[str] = list(getattr(cls, "__mypyc_attrs__", ()))
+        for klass in cls.__mro__:
+            slots = klass.__dict__.get("__slots__", ())
+            names += [slots] if isinstance(slots, str) else slots
+        self.own = tuple(dict.fromkeys(x for x in names if x not in _KIT_ATTRIBUTES))
+        lists: list[str] = list(cls.LIST_FIELDS)
+        for p in game.PILES:
+            lists.append(p.name)
+            if p.face_down:
+                lists.append(p.face_down)
+        lists += [f.attr for f in game.FIELDS if f.kind.name in _LIST_KINDS or f.private]
+        lists += [t.attr for t in game.TRICK_SLOTS]
+        self.lists = frozenset(lists) - _KIT_ATTRIBUTES
+
+
+#: per state class, what the kit reads from it (made on its first state)
+_CLASSES: Final[dict[type[TrickState[Any]], _ClassInfo]] = {}
+
+
+def _class_info(cls: type[TrickState[Any]], game: TrickGame) -> _ClassInfo:
+    info = _CLASSES.get(cls)
+    if info is None:
+        info = _CLASSES[cls] = _ClassInfo(cls, game)
+    return info
+
+
+def _phase_table(cls: type[TrickState[Any]], game: TrickGame) -> _PhaseTable:
     """Each declared phase's ``legal_``, ``apply_`` and optional ``is_legal_`` functions: a
     phase the state class does not write is an error at its first state, not at its first
     decision."""

@@ -4,16 +4,15 @@ played, a hand encoded, a legal-action list, a deal) is a few lookups instead of
 from __future__ import annotations
 
 import functools
-import random
-from typing import Any
+from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, iter_bits, notation_of
-from torite.engine.base import Action, Event
+from torite.engine.base import ALL_SEATS, Action, Event
 from torite.engine.trick import PLAY_ACTIONS, subset_table
 
 #: for each suit, the texts of every subset of its 13 cards: a hand encodes in five lookups
 #: (deal events, observations), not a loop over its cards
-_SUIT_TEXTS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
+_SUIT_TEXTS: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(subset_table(CARD_TEXTS[13 * s:13 * s + 13])
                                                              for s in range(4))
 
 
@@ -29,6 +28,12 @@ class Notation:
         self.text_of = texts.__getitem__
         self._jokers: tuple[tuple[str, ...], ...] = subset_table(texts[52:54])
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its texts (a game keeps its notation, and a bot its game, on the way to a
+        server's worker): compiled, pickle's default would rebuild it without ``__init__``'s
+        argument."""
+        return Notation, (self.texts,)
+
     def cards(self, m: int) -> list[str]:
         """The texts of the cards of ``m``, lowest card first."""
         t = _SUIT_TEXTS
@@ -43,7 +48,7 @@ class Notation:
         return " ".join(parts)
 
 
-_NOTATIONS: dict[tuple[str, ...], Notation] = {}
+_NOTATIONS: Final[dict[tuple[str, ...], Notation]] = {}
 
 
 def notation(deck: tuple[int, ...]) -> Notation:
@@ -72,52 +77,24 @@ def copy_json(v: Any) -> Any:
 
 
 #: per suit, the cards of the suits below it (a mask within one suit has none of them)
-BELOW_SUIT: tuple[int, ...] = tuple((1 << 13 * s) - 1 for s in range(4))
+BELOW_SUIT: Final[tuple[int, ...]] = tuple((1 << 13 * s) - 1 for s in range(4))
+
+#: ``(seat,)`` for each seat: ``to_act`` of a phase in turn, without a new tuple
+ONE_SEAT: Final[tuple[tuple[int], ...]] = tuple((s,) for s in range(8))
+#: what a play whose event shows only its card leaves in ``TrickState._later``, by seat and card,
+#: made once: ``events`` makes the event's data (``{"card": text}``) when they are read, so a
+#: rollout, which never reads them, makes nothing a card
+PLAYED: Final[tuple[tuple[tuple[str, int, int, int], ...], ...]] = tuple(
+    tuple(("play", s, c, ALL_SEATS) for c in range(54)) for s in range(8))
 
 #: the seats of each seat mask of up to 8 seats (who decides in a simultaneous phase)
-SEATS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
+SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(8) if p >> s & 1) for p in range(256))
 
 #: an ``Event`` from its four fields as a plain tuple, without the Python-level ``__new__``
 make_event = functools.partial(tuple.__new__, Event)
 
 #: the card of each one-card ``play`` action: one lookup checks an action's kind, cards and
 #: argument at once (an equal action made elsewhere finds its card too)
-CARD_OF_PLAY: dict[Action, int] = {a: a.card for a in PLAY_ACTIONS}
+CARD_OF_PLAY: Final[dict[Action, int]] = {a: a.card for a in PLAY_ACTIONS}
 #: each card's bit: ``sum(map(BIT.__getitem__, cards))`` is their mask in one C-level call
-BIT: tuple[int, ...] = tuple(1 << c for c in range(54))
-
-
-def _shuffle_by_bits(rng: random.Random, deck: list[int]) -> None:
-    """``rng.shuffle(deck)`` with the very same draws (CPython's ``shuffle`` and its
-    ``_randbelow`` written out), without two Python calls per card: a deal is on the hot path."""
-    getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-def _check_shuffle() -> bool:
-    """Whether ``_shuffle_by_bits`` draws exactly as this Python's ``random.shuffle`` does."""
-    for seed in range(4):
-        a, b = list(range(54)), list(range(54))
-        random.Random(seed).shuffle(a)
-        _shuffle_by_bits(random.Random(seed), b)
-        if a != b:
-            return False
-    return True
-
-
-_SAME_SHUFFLE = _check_shuffle()
-
-
-def shuffle(rng: random.Random, deck: list[int]) -> None:
-    """Shuffle ``deck`` as ``rng.shuffle`` does (the same permutation from the same state),
-    faster: for a game that shuffles a pile on the hot path."""
-    if _SAME_SHUFFLE and type(rng) is random.Random:
-        _shuffle_by_bits(rng, deck)
-    else:
-        rng.shuffle(deck)
+BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(54))

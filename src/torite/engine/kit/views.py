@@ -13,6 +13,7 @@ from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Field, Pile, Pl
 from torite.engine.kit.tables import copy_json
 
 if TYPE_CHECKING:
+    from torite.engine.kit.game import TrickGame
     from torite.engine.kit.state import TrickState
 
 
@@ -21,11 +22,11 @@ def sees(mask: int, seat: int | None) -> bool:
     return mask == ALL_SEATS or (seat is not None and bool(mask >> seat & 1))
 
 
-def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
+def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: a spectator) may know, as JSON-ready data."""
     n = state.n
     me = seat if seat is not None and 0 <= seat < n else -1
-    game = state.game
+    game: TrickGame = state.game  # typed: the state's own parameter is Any here
     nt = state.notation
     phase = state.phase
     simultaneous = phase in game.SIMULTANEOUS
@@ -59,7 +60,7 @@ def observation(state: TrickState, seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def trick_entries(state: TrickState) -> list[dict[str, Any]]:
+def trick_entries(state: TrickState[Any]) -> list[dict[str, Any]]:
     """The current trick as an observation shows it: each card (None face down) with its
     seat and its declared slots."""
     nt = state.notation
@@ -70,14 +71,14 @@ def trick_entries(state: TrickState) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"seat": s, "card": None if state.trick_down(i) else texts[c]}
         for slot in slots:
             value = getattr(state, slot.attr)[i]
-            if slot.default is THE_CARD and value < 0:
+            if slot.default == THE_CARD and value < 0:
                 value = c
             entry[slot.key] = slot.kind.encode(value, nt)
         trick.append(entry)
     return trick
 
 
-def declared(state: TrickState, seat: int | None, obs: dict[str, Any]) -> None:
+def declared(state: TrickState[Any], seat: int | None, obs: dict[str, Any]) -> None:
     """Write into ``obs`` what the game declares: its piles (to the seats that see them), its
     fields (a private one: the seat's own item), its roles (hidden until revealed, but from
     their own seat) and its views (``observe_extra``)."""
@@ -92,7 +93,7 @@ def declared(state: TrickState, seat: int | None, obs: dict[str, Any]) -> None:
     state.observe_extra(seat, obs)
 
 
-def pile_view(state: TrickState, p: Pile, seat: int | None) -> tuple[int, list[str | None] | None]:
+def pile_view(state: TrickState[Any], p: Pile, seat: int | None) -> tuple[int, list[str | None] | None]:
     """A pile's size, and its cards (face-down ones None, top first if so declared) to a seat
     that sees it, None to the others."""
     cards: list[int] = getattr(state, p.name)
@@ -104,7 +105,7 @@ def pile_view(state: TrickState, p: Pile, seat: int | None) -> tuple[int, list[s
     return len(cards), shown[::-1] if p.top_first else shown
 
 
-def field_view(state: TrickState, f: Field, me: int) -> Any:
+def field_view(state: TrickState[Any], f: Field, me: int) -> Any:
     """A field as seat ``me`` (-1: a spectator) sees it: a private field's own item only."""
     value = getattr(state, f.attr)
     if f.private:
@@ -112,14 +113,14 @@ def field_view(state: TrickState, f: Field, me: int) -> Any:
     return f.kind.encode(value, state.notation)
 
 
-def role_view(state: TrickState, r: Role, me: int) -> tuple[bool, int | None]:
+def role_view(state: TrickState[Any], r: Role, me: int) -> tuple[bool, int | None]:
     """Whether a role is revealed, and its seat: hidden (None) until then, but from itself."""
     holder = getattr(state, r.attr)
     revealed = bool(getattr(state, r.revealed_attr))
     return revealed, holder if revealed or (me >= 0 and holder == me) else None
 
 
-def taken(state: TrickState) -> list[int]:
+def taken(state: TrickState[Any]) -> list[int]:
     """Per seat, the cards of the tricks it won this round (from the trick history)."""
     won = [0] * state.n
     for t in state.history:
@@ -127,10 +128,10 @@ def taken(state: TrickState) -> list[int]:
     return won
 
 
-def known_cards(state: TrickState, seat: int | None) -> int:
+def known_cards(state: TrickState[Any], seat: int | None) -> int:
     """Every card whose identity ``seat`` (``None``: a spectator) may know now."""
     n = state.n
-    game = state.game
+    game: TrickGame = state.game
     me = seat if seat is not None and 0 <= seat < n else -1
     known = state.hands[me] if me >= 0 else 0
     card_slots = [slot for slot in game.TRICK_SLOTS if slot.kind is CARD]
@@ -160,10 +161,11 @@ def known_cards(state: TrickState, seat: int | None) -> int:
     return known
 
 
-def card_places(state: TrickState) -> dict[str, int]:
+def card_places(state: TrickState[Any]) -> dict[str, int]:
     """Where every card is now (a conservation check: each deck card in exactly one place)."""
     places = {str(Place.hand(s)): h for s, h in enumerate(state.hands)}
-    for p in state.game.PILES:
+    game: TrickGame = state.game
+    for p in game.PILES:
         places[p.name] = sum(1 << c for c in getattr(state, p.name))
     places["trick"] = sum(1 << c for c in state.trick)
     places["won"] = sum(taken(state))  # the tricks' cards: out of play

@@ -28,6 +28,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, Game
 from torite.engine.bot import Bot, Reason
@@ -53,6 +55,7 @@ def _counts(hand: int) -> tuple[int, ...]:
     return tuple((hand & m).bit_count() for m in RANK_MASKS)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class GlapgosBot(Bot):
     name = "glapgos-rule-of-thumb"
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import card_str, iter_bits
 from torite.engine.base import Action, Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
@@ -50,7 +52,9 @@ from torite.games.glapgos.melds import RANK_MASKS, best_melds
 
 NUM_PLAYERS: Final = 2
 HAND: Final = 13
-BID, TAKE, PLAYOFF = "bid", "take", "playoff"
+BID: Final = "bid"
+TAKE: Final = "take"
+PLAYOFF: Final = "playoff"
 BIDS: Final = tuple(Action("bid", 1 << c) for c in range(52))
 TAKE_FACED: Final = Action("take", 0, "FACED")
 TAKE_UNSEEN: Final = Action("take", 0, "UNSEEN")
@@ -144,6 +148,7 @@ def climb_legal(hand: int, size: int, rank: int) -> list[Action]:
     return out
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Glapgos(TrickGame):
     id = "glapgos"
     title = "Galapagos"
@@ -209,8 +214,7 @@ class Glapgos(TrickGame):
         return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
 
 
-class GlapgosState(TrickState):
-    game: Glapgos
+class GlapgosState(TrickState[Glapgos]):
     stock: list[int]
     stock_down: list[bool]
     bid_pile_0: list[int]

@@ -17,17 +17,20 @@ card with the best expected trick value less what the card would be worth kept f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import JOKER1, JOKER2, SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.games.good_cop.rules import SUITS, winning_index
 
-JOKERS = (JOKER1, JOKER2)
-ACE = 12
+JOKERS: Final = (JOKER1, JOKER2)
+ACE: Final = 12
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class GoodCopBot(Bot):
     name = "normal"
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
 from torite.engine.base import Bounds, OptionSpec, Refusal
 from torite.engine.kit import (
@@ -37,7 +39,8 @@ from torite.engine.trick import plain_winner
 
 NUM_PLAYERS: Final = 4
 HAND: Final = 13
-TRUMP_MODE, WILD_MODE = "trump", "wild"
+TRUMP_MODE: Final = "trump"
+WILD_MODE: Final = "wild"
 
 
 def suits_from_turned(first: int, second: int) -> tuple[int, int]:
@@ -96,6 +99,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
     return [good_net if s in good else bad_net for s in range(n)]
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class GoodCop(TrickGame):
     id = "good-cop"
     title = "Good Cop"
@@ -136,8 +140,7 @@ class GoodCop(TrickGame):
         return Bounds((-9 * factor, 10 * factor), 52)
 
 
-class GoodCopState(TrickState):
-    game: GoodCop
+class GoodCopState(TrickState[GoodCop]):
     joker1: Final = JOKER1  # the cards of the two roles
     joker2: Final = JOKER2
     turned: list[int]

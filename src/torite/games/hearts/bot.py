@@ -19,17 +19,19 @@ It sees only its observation.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
 
-SPADES = 3
-HEARTS = 2
-ACE_SPADES = QUEEN_SPADES + 2
-KING_SPADES = QUEEN_SPADES + 1
+SPADES: Final = 3
+HEARTS: Final = 2
+ACE_SPADES: Final = QUEEN_SPADES + 2
+KING_SPADES: Final = QUEEN_SPADES + 1
 
 
 def danger(card: int, hand: int, queen_out: bool) -> float:
@@ -46,6 +48,7 @@ def danger(card: int, hand: int, queen_out: bool) -> float:
     return rank * 3 + (13 - length) * 1.5
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class HeartsBot(Bot):
     name = "normal"
 

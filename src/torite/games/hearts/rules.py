@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
@@ -40,7 +41,6 @@ HEARTS_MASK: Final = SUIT_MASKS[2]
 POINTS_MASK: Final = HEARTS_MASK | 1 << QUEEN_SPADES
 TOTAL_POINTS: Final = 26
 #: penalty points of each card: a heart 1, Q♠ 13
-_BIT: Final = tuple(1 << c for c in range(52))
 CARD_POINTS: Final = tuple(1 if 26 <= c < 39 else 13 if c == QUEEN_SPADES else 0 for c in range(52))
 #: OpenSpiel's pass directions in its chance-outcome order (the index is the seat offset)
 DIRECTIONS: Final = ("none", "left", "across", "right")
@@ -55,16 +55,24 @@ CARD_TEXT: Final = CARD_TEXTS[:52]
 def trick_winner_index(cards: list[int], led: int) -> int:
     """The highest card of the led suit wins (no trumps; within a suit a higher card is a
     higher int)."""
-    played = sum(map(_BIT.__getitem__, cards))  # the trick as a mask, in one C-level call
-    return cards.index((played & SUIT_MASKS[led]).bit_length() - 1)
+    win, best = 0, -1
+    for i, c in enumerate(cards):
+        if c // 13 == led and c > best:
+            win, best = i, c
+    return win
 
 
-@cache
+#: the ``pass`` actions of the cards of one suit, by ``suit << 13 | bits`` (made as met): a
+#: legal-pass list is four lookups
+_PASSES: Final[dict[int, tuple[Action, ...]]] = {}
+
+
 def _passes(suit: int, bits: int) -> tuple[Action, ...]:
-    """The ``pass`` actions of the cards ``bits`` of one suit (a legal-pass list is four lookups)."""
-    return tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    found = _PASSES[suit << 13 | bits] = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    return found
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Hearts(TrickGame):
     id = "hearts"
     title = "Hearts"
@@ -113,10 +121,9 @@ class Hearts(TrickGame):
         return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
-class HeartsState(TrickState):
+class HeartsState(TrickState[Hearts]):
     # Hearts' own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("broken", "pass_count", "pass_direction", "pass_offset", "passed", "received", "target")
-    game: Hearts
     pass_direction: str
     pass_offset: int
     pass_count: list[int]
@@ -163,8 +170,12 @@ class HeartsState(TrickState):
     # --------------------------------------------------------------- passing
     def legal_pass(self, seat: int) -> list[Action]:
         m = self.hands[seat] & ~self.passed[seat]
-        return [*_passes(0, m & 8191), *_passes(1, m >> 13 & 8191), *_passes(2, m >> 26 & 8191),
-                *_passes(3, m >> 39 & 8191)]
+        out: list[Action] = []
+        for s in range(4):
+            bits = m >> 13 * s & 8191
+            found = _PASSES.get(s << 13 | bits)
+            out += found if found is not None else _passes(s, bits)
+        return out
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
         card = _CARD_OF_PASS.get(action)  # None unless a one-card ``pass``
@@ -200,7 +211,12 @@ class HeartsState(TrickState):
     def hearts_broken(self) -> bool:
         """A heart or Q♠ has been played this round (OpenSpiel's ``qs_breaks_hearts``), in an
         earlier trick (``broken``, what the lead rule reads) or in this one."""
-        return self.broken or bool(POINTS_MASK & sum(map(_BIT.__getitem__, self.trick)))
+        if self.broken:
+            return True
+        played = 0
+        for c in self.trick:
+            played |= 1 << c
+        return bool(POINTS_MASK & played)
 
     def playable(self, seat: int) -> int:
         """OpenSpiel's ``PlayLegalActions``: follow suit; failing that, no heart or Q♠ on the
@@ -238,7 +254,9 @@ class HeartsState(TrickState):
         return trick_winner_index(self.trick, self.led)
 
     def trick_points(self, win: int) -> int:
-        pts = sum(map(CARD_POINTS.__getitem__, self.trick))
+        pts = 0
+        for c in self.trick:
+            pts += CARD_POINTS[c]
         if pts:
             self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
         return pts

@@ -18,14 +18,16 @@ stock, any other unseen card is in the stock in proportion to the stock's size.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.games.kaedama.rules import DECK_36, DECK_40, PASS, REPLACE
 
-_SUIT_OF = {s: i for i, s in enumerate(SUITS)}
+_SUIT_OF: Final = {s: i for i, s in enumerate(SUITS)}
 
 
 def _val(card: int, trump: int, led: int) -> int:
@@ -37,6 +39,7 @@ def _val(card: int, trump: int, led: int) -> int:
     return -1
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class KaedamaBot(Bot):
     name = "normal"
 

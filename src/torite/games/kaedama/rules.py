@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUITS, card_str
 from torite.engine.base import Action, Bounds, OptionSpec
 from torite.engine.kit import (
@@ -49,18 +51,19 @@ PASS: Final = Action("pass")
 DECK_36: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(5, 14))  # 5..K, no aces
 DECK_40: Final = tuple(s * 13 + r - 2 for s in range(4) for r in range(4, 14))  # 4..K: double (ruling D1)
 
-PLAYING, KAEDAMA = PLAY, "kaedama"
+PLAYING: Final = PLAY
+KAEDAMA: Final = "kaedama"
 #: STRENGTH[trump][led][card]: a trump beats the led suit, which beats the rest (-1, never wins)
 STRENGTH: Final = tuple(tuple(tuple(16 + c % 13 if c // 13 == t else c % 13 if c // 13 == led else -1
                                     for c in range(52)) for led in range(4)) for t in range(4))
 NO_DOWN: Final = (False,) * 8
 
 # What every seat knows about where the turned trump card is (``turned_card_at``).
-T_SHUFFLED = "shuffled"  # shuffled back into the stock (with blind it may since lie face down)
-T_TOP = "top"  # on top of the stock: the next card drawn
-T_OUT = "out"  # double: face up out of play (first card of the out-of-game pile)
-T_FACE_DOWN = "face_down"  # blind + top: drawn face down by ``turned_card_seat``, not yet revealed
-T_SHOWN = "shown"  # drawn and seen: it is wherever the public record shows it
+T_SHUFFLED: Final = "shuffled"  # shuffled back into the stock (with blind it may since lie face down)
+T_TOP: Final = "top"  # on top of the stock: the next card drawn
+T_OUT: Final = "out"  # double: face up out of play (first card of the out-of-game pile)
+T_FACE_DOWN: Final = "face_down"  # blind + top: drawn face down by ``turned_card_seat``, not yet revealed
+T_SHOWN: Final = "shown"  # drawn and seen: it is wherever the public record shows it
 
 
 def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
@@ -69,6 +72,7 @@ def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
     return [3 * (t == most) + 2 * (most_rev > 0 and r == most_rev) for t, r in zip(tricks, reversals)]
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Kaedama(TrickGame):
     id = "kaedama"
     title = "Kaedama Trick"
@@ -118,8 +122,7 @@ class Kaedama(TrickGame):
         return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
-class KaedamaState(TrickState):
-    game: Kaedama
+class KaedamaState(TrickState[Kaedama]):
     stock: list[int]
     out: list[int]
     out_down: list[bool]

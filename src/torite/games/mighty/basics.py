@@ -18,7 +18,10 @@ from torite.engine.phases import DECK as ANY_CARD
 from torite.engine.phases import Bid, Card, Choice, Ladder, Phase, Word, suit_choice
 from torite.engine.trick import plain_winner
 
-CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 NUM_PLAYERS: Final = 5
 HAND: Final = 10
 JOKER: Final = JOKER1
@@ -35,13 +38,20 @@ MAX_BID: Final = 20
 DENOMS: Final = ("C", "D", "H", "S", "NT")
 NT: Final = "NT"
 
-BID, DISCARD, CONTRACT, FRIEND, SUIT, CALL = "bid", "discard", "contract", "friend", "suit", "call"
+BID: Final = "bid"
+DISCARD: Final = "discard"
+CONTRACT: Final = "contract"
+FRIEND: Final = "friend"
+SUIT: Final = "suit"
+CALL: Final = "call"
 PASS: Final = Action("pass")
 DEALMISS: Final = Action("dealmiss")
 CALL_JOKER: Final = Action("call")
 NO_CALL: Final = Action("nocall")
 SUIT_ACTIONS: Final = tuple(Action("suit", 0, s) for s in SUITS)
-FIRST_TRICK, NO_FRIEND, CARD_FRIEND = "first-trick", "none", "card"
+FIRST_TRICK: Final = "first-trick"
+NO_FRIEND: Final = "none"
+CARD_FRIEND: Final = "card"
 FRIEND_ACTIONS: Final = (*(Action("friend", 1 << c) for c in range(53)),
                          Action("friend", 0, FIRST_TRICK), Action("friend", 0, NO_FRIEND))
 DISCARD_ACTIONS: Final = tuple(Action("discard", 1 << c) for c in range(53))

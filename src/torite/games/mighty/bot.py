@@ -21,7 +21,9 @@ party (drawing the opposition's trumps), else its shortest suit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
@@ -41,8 +43,8 @@ from torite.games.mighty.basics import (
     winning_index,
 )
 
-ACE = 12
-FULL = (1 << 53) - 1
+ACE: Final = 12
+FULL: Final = (1 << 53) - 1
 
 
 def hand_value(hand: int, denom: str, when_spades: str = "DA") -> float:
@@ -73,6 +75,7 @@ def best_denom(hand: int, when_spades: str = "DA") -> tuple[str, float]:
     return max(((d, hand_value(hand, d, when_spades)) for d in DENOMS), key=lambda x: (x[1], x[0] != NT))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class MightyBot(Bot):
     name = "normal"
 

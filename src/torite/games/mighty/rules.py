@@ -26,6 +26,8 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, SUITS, parse_card
 from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
@@ -94,6 +96,7 @@ from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payme
 
 
 # --------------------------------------------------------------------------- the game
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Mighty(TrickGame):
     id = "mighty"
     title = "Mighty"
@@ -206,8 +209,7 @@ class Mighty(TrickGame):
         return action
 
 
-class MightyState(TrickState):
-    game: Mighty
+class MightyState(TrickState[Mighty]):
     kitty: list[int]
     discards: list[int]
     prev_president: int = -1

@@ -3,7 +3,9 @@ play, so the rules, the bot and the round summary share one formula."""
 
 from __future__ import annotations
 
-MIN_BID = 13  # M of the scoring formula
+from typing import Final
+
+MIN_BID: Final = 13  # M of the scoring formula
 
 
 def base_amount(contract: int, party: int, formula: str = "pagat") -> int:

@@ -24,6 +24,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, card_str, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
@@ -50,6 +52,7 @@ def trick_values(obs: Mapping[str, Any]) -> list[float]:
     return values
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class SecondsBot(Bot):
     name = "normal"
     #: sampled worlds per decision when the trick's end is not known

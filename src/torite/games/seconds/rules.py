@@ -26,6 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.engine.base import Bounds, OptionSpec, Result
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
 from torite.engine.summary import row, step, summary
@@ -106,6 +108,7 @@ def second_winners(scores: Sequence[int], winner: str = "second") -> tuple[int, 
     return tuple(s for s, v in enumerate(scores) if v == target)
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Seconds(TrickGame):
     id = "seconds"
     title = "Seconds"
@@ -153,8 +156,7 @@ class Seconds(TrickGame):
         return Bounds((0, best), 52)
 
 
-class SecondsState(TrickState):
-    game: Seconds
+class SecondsState(TrickState[Seconds]):
     deal_kind: int
     deals_in_game: int
     north: int

@@ -15,16 +15,22 @@ this applies and it plays exactly as the rules of thumb above.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.games.trick_of_the_dead.rules import winning_index
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class TrickOfTheDeadBot(Bot):
     name = "normal"
 
@@ -126,7 +132,7 @@ class TrickOfTheDeadBot(Bot):
                 raised = self._zombie_value(rising, obs) if rising >= 0 and self._has_pair(cards) else 0.0
                 if wins:
                     zombie = bool(my_zombies >> c & 1)
-                    gain: float = base + (5 if c >= 52 else 0)
+                    gain = float(base + (5 if c >= 52 else 0))
                     if zombie:
                         gain += sum(pts[x] for x in cards if 13 <= x < 26)
                     if raised:

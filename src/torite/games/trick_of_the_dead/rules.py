@@ -11,8 +11,11 @@ from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
 from torite.engine.base import Action, Bounds, OptionSpec
+from torite.engine.draws import COMPILED
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -36,7 +39,10 @@ from torite.engine.kit import (
 from torite.engine.phases import Card, Cards, Phase, suit_choice
 from torite.engine.summary import row, summary
 
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
 HEART_MASK: Final = SUIT_MASKS[HEARTS]
 CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
@@ -46,7 +52,10 @@ CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
 CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
-BURY, PLAYING, DECLARE_TRUMP, DECLARE_CALL = "bury", PLAY, "trump", "call"
+BURY: Final = "bury"
+PLAYING: Final = PLAY
+DECLARE_TRUMP: Final = "trump"
+DECLARE_CALL: Final = "call"
 
 
 def winning_index(trick: Sequence[int], led: int, trump_now: int) -> int:
@@ -79,6 +88,7 @@ def winning_index(trick: Sequence[int], led: int, trump_now: int) -> int:
     return best
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class TrickOfTheDead(TrickGame):
     id = "trick-of-the-dead"
     title = "Trick of the Dead"
@@ -140,12 +150,11 @@ class TrickOfTheDead(TrickGame):
 
 
 
-class TrickOfTheDeadState(TrickState):
+class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
     # the game's own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("buried", "double_trick", "fixed_grave", "grave_public", "graveyard", "joker_bonus",
                  "jokers_played", "need_call", "points", "survival_bonus", "target", "trick_zombie", "trump",
                  "trump_now", "won_cards", "zombies")
-    game: TrickOfTheDead
     #: per seat, the cards of the tricks it won and its joker bonus so far (the round summary's
     #: rows, kept as the tricks fall rather than read back from the history at the end)
     LIST_FIELDS = ("won_cards", "joker_bonus")
@@ -202,7 +211,12 @@ class TrickOfTheDeadState(TrickState):
         cards = list(iter_bits(self.hands[seat] & self._buriable()))
         out: list[Action] = []
         for i, a in enumerate(cards):  # the pairs in ``combinations`` order, a row at a time
-            out += map(BURY_PAIR[a].__getitem__, cards[i + 1:])
+            row = BURY_PAIR[a]
+            if COMPILED:
+                for b in cards[i + 1:]:
+                    out.append(row[b])
+            else:
+                out += map(row.__getitem__, cards[i + 1:])
         return out
 
     def is_legal_bury(self, seat: int, action: Action) -> bool:
@@ -287,9 +301,12 @@ class TrickOfTheDeadState(TrickState):
 
     def trick_points(self, win: int) -> int:
         trick = self.trick
-        total = sum(map(self.points.__getitem__, trick))
+        pts = self.points
+        total = 0
+        for c in trick:
+            total += pts[c]
         if self.trick_zombie[win]:  # doubled: the whole trick, or its diamonds
-            total += total if self.double_trick else sum(self.points[c] for c in trick if 13 <= c < 26)
+            total += total if self.double_trick else sum(pts[c] for c in trick if 13 <= c < 26)
         if trick[win] >= 52:
             total += 5
         return total
@@ -298,7 +315,8 @@ class TrickOfTheDeadState(TrickState):
         counters = self.counters
         if self.trick[win] >= 52:
             counters["joker_wins"] += 1
-            self.joker_bonus[winner] += 5
+            bonus = self.joker_bonus
+            bonus[winner] = bonus[winner] + 5
         if self.trick_zombie[win]:
             counters["zombie_wins"] += 1
         ranks = repeated = cards = 0
@@ -308,12 +326,14 @@ class TrickOfTheDeadState(TrickState):
                 bit = 1 << c % 13
                 repeated |= ranks & bit
                 ranks |= bit
-        self.won_cards[winner] |= cards
+        won = self.won_cards
+        won[winner] = won[winner] | cards
         risen = -1
         if repeated and self.graveyard:
             risen = self.graveyard.pop()
-            self.hands[winner] |= 1 << risen
-            self.zombies[winner] |= 1 << risen
+            hands, zombies = self.hands, self.zombies
+            hands[winner] = hands[winner] | 1 << risen
+            zombies[winner] = zombies[winner] | 1 << risen
             counters["zombies"] += 1
         record["risen"] = card_str(risen) if risen >= 0 else None
         self.trump_now = self.trump
@@ -325,7 +345,7 @@ class TrickOfTheDeadState(TrickState):
         pts = self.points
         rows: dict[str, list[int]] = {
             "tricks": list(self.tricks_won),
-            "diamonds": [sum(map(pts.__getitem__, iter_bits(m & DIAMOND_MASK))) for m in taken],
+            "diamonds": [sum([pts[c] for c in iter_bits(m & DIAMOND_MASK)]) for m in taken],
             "clubs": [pts[0] * (m & CLUB_MASK).bit_count() for m in taken],
             "hearts_taken": [(m & HEART_MASK).bit_count() for m in taken],
             "joker_bonus": joker,

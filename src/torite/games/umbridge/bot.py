@@ -17,7 +17,9 @@ and else leads low from its longest side suit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action
@@ -27,9 +29,9 @@ from .deal import DUMMY_STEP, follow, trick_order
 from .rules import winning_index
 from .scoring import DENOMS
 
-POINTS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (2 = 0 … A = 12) -> high-card points
-DECK = (1 << 52) - 1
-WIN = 1000
+POINTS: Final = {12: 4, 11: 3, 10: 2, 9: 1}  # rank index (2 = 0 … A = 12) -> high-card points
+DECK: Final = (1 << 52) - 1
+WIN: Final = 1000
 
 
 def hcp(hand: int) -> int:
@@ -63,6 +65,7 @@ def best_denomination(hand: int) -> tuple[str, float]:
     return best, expected_tricks(hand, best)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
 class UmbridgeBot(Bot):
     name = "normal"
 

@@ -18,8 +18,11 @@ from torite.games.umbridge.scoring import DENOMS
 
 #: every bid, lowest first: a bid's index here is its rank
 BIDS: Final = tuple(Action("bid", 0, f"{level} {denom}") for level in range(1, 8) for denom in DENOMS)
-PASS, DOUBLE, REDOUBLE = Action("pass"), Action("double"), Action("redouble")
-UMBRAGE, KEEP = Action("umbrage"), Action("keep")
+PASS: Final = Action("pass")
+DOUBLE: Final = Action("double")
+REDOUBLE: Final = Action("redouble")
+UMBRAGE: Final = Action("umbrage")
+KEEP: Final = Action("keep")
 DISCARDS: Final = tuple(Action("discard", 1 << c) for c in range(52))
 DONE: Final = Action("done")
 #: the rank of each bid's text ("2 H" -> 6)
@@ -44,9 +47,15 @@ def discard_actions(hand: int) -> list[Action]:
 
 #: phases: the simultaneous umbrage, the auction, a player's exchange in a draw round, the
 #: kit's ``play`` (a card of one's own hand) and ``dummy`` (the dummy's card of a trick)
-UMBRAGE_PHASE, AUCTION, EXCHANGE, DUMMY = "umbrage", "auction", "exchange", "dummy"
-NON_LEADER, LEADER, DECLARER = "non_leader", "leader", "declarer"
-RUBBER, CHICAGO = "rubber", "chicago"
+UMBRAGE_PHASE: Final = "umbrage"
+AUCTION: Final = "auction"
+EXCHANGE: Final = "exchange"
+DUMMY: Final = "dummy"
+NON_LEADER: Final = "non_leader"
+LEADER: Final = "leader"
+DECLARER: Final = "declarer"
+RUBBER: Final = "rubber"
+CHICAGO: Final = "chicago"
 #: a trick's order from its leader: the dummy (West) sits right after the dealer (South)
 DUMMY_STEP: Final = -1
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
 from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
 from torite.engine.kit import (
@@ -93,6 +95,7 @@ HAND: Final = 13
 winning_index = plain_winner
 
 
+@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
 class Umbridge(TrickGame):
     id = "umbridge"
     title = "Umbridge"
@@ -178,8 +181,7 @@ class Umbridge(TrickGame):
                                  {"honours": True, "scoring": CHICAGO})
 
 
-class UmbridgeState(TrickState):
-    game: Umbridge
+class UmbridgeState(TrickState[Umbridge]):
     LIST_FIELDS = ("honours_held",)
     dummy: list[int]
     bridge: list[int]
