@@ -72,6 +72,9 @@ class Labels:
     role_rows: tuple[RoleRow, ...] = field(repr=False, default=())
     goal: _Template | None = field(repr=False, default=None)
     prompts: Mapping[str, _Template] = field(repr=False, default_factory=dict)
+    #: each action's button words, made once: a state message names every legal action in every
+    #: language, and an action's words depend on the action alone
+    _buttons_made: dict[Action, Rich] = field(repr=False, default_factory=dict, compare=False)
 
     # ----------------------------------------------------------- plain words
     @property
@@ -257,7 +260,13 @@ class Labels:
         return None if rich is None else self.text(rich)
 
     def action_rich(self, action: Action) -> Rich:
-        """The words on an action's button."""
+        """The words on an action's button (a copy: the made words stay as made)."""
+        made = self._buttons_made.get(action)
+        if made is None:
+            made = self._buttons_made[action] = self._make_button(action)
+        return list(made)
+
+    def _make_button(self, action: Action) -> Rich:
         tpl = self.buttons.get(action.kind)
         if tpl is None:
             return [str(action)]
