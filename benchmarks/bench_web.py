@@ -54,7 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 GAME = "trick-of-the-dead"
 ROOT = Path(__file__).resolve().parents[1]
@@ -390,7 +390,8 @@ class Abuse:
             except ConnectionClosed:
                 self.counts["closed"] += 1
                 await asyncio.sleep(0.05)
-            except (OSError, TimeoutError):
+            except (OSError, TimeoutError, InvalidStatus):
+                # refused before the handshake too (an address just closed for flooding waits)
                 self.counts["denied"] += 1
                 await asyncio.sleep(0.05)
 
