@@ -35,6 +35,7 @@ COMPILED: tuple[str, ...] = (
     "torite/engine/kit/tables.py",
     "torite/engine/kit/deals.py",
     "torite/engine/kit/views.py",
+    "torite/engine/kit/classinfo.py",
     "torite/engine/kit/state.py",
     "torite/engine/kit/determinizer.py",
     "torite/bots/search.py",

@@ -6,7 +6,7 @@ declarations; the rules a game writes are the hooks below and its ``legal_``/``a
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, Generic, NoReturn, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -14,7 +14,8 @@ from mypy_extensions import mypyc_attr
 from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import ALL_SEATS, Action, Event, IllegalAction, Refusal, Result, State
 from torite.engine.kit import deals, views
-from torite.engine.kit.declarations import OVER, PLAY, Encode, Pile, Place
+from torite.engine.kit.classinfo import class_info
+from torite.engine.kit.declarations import OVER, PLAY, Pile, Place
 
 # imported at run time, not only for the types: compiled, a game's class (on ``TrickGame``, a
 # Python class) is made by the compiled rules module, which needs this module known to mypyc
@@ -29,9 +30,6 @@ from torite.engine.kit.tables import (
     make_event,
 )
 from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
-
-#: per state class, the phase table: phase -> (legal, apply, quick) functions
-_PhaseTable = dict[str, tuple[Callable[..., list[Action]], Callable[..., None], Callable[..., bool] | None]]
 
 #: the game a state belongs to: ``HeartsState(TrickState[Hearts])`` reads ``self.game`` as a
 #: ``Hearts``.  A type parameter, not a narrowed attribute (``game: Hearts``), because the
@@ -184,7 +182,7 @@ class TrickState(State, Generic[G]):
         self.game = game
         nt = self.notation = game.notation
         self._texts, self._text_of = nt.texts, nt.text_of
-        info = self._info = _class_info(type(self), game)
+        info = self._info = class_info(type(self), game, TrickState, _KIT_ATTRIBUTES)
         self._played_hook, self._full_hook = info.played, info.full
         self._after_hook = info.after  # the cards whose play calls ``after_play``
         self._taken_hook, self._clear_hook, self._round_hook = info.taken, info.clear, info.round
@@ -613,9 +611,9 @@ class TrickState(State, Generic[G]):
     def clone(self, rng: random.Random | None = None) -> Self:
         """An independent copy: every list the rules change in place is copied (one level deep),
         everything else shared.  Written out for the kit's attributes; a game's own are found
-        once per class (:func:`_class_info`).  ``rng``: the copy's generator of future chance,
-        instead of a copy of this state's (copying a generator is most of a clone's time, and a
-        search reseeds its copies anyway)."""
+        once per class (:func:`~torite.engine.kit.classinfo.class_info`).  ``rng``: the copy's
+        generator of future chance, instead of a copy of this state's (copying a generator is
+        most of a clone's time, and a search reseeds its copies anyway)."""
         new = type(self)(self.game, shell=True)
         new.notation, new._texts, new._text_of = self.notation, self._texts, self._text_of
         new._played_hook, new._full_hook, new._after_hook = self._played_hook, self._full_hook, self._after_hook
@@ -697,64 +695,3 @@ _UNSET: Final[Any] = object()
 _KIT_ATTRIBUTES: Final = (frozenset(getattr(TrickState, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__mypyc_attrs__", ()))
                    | {"events", "_events", "_later", "__dict__", "__weakref__"})
-_LIST_KINDS: Final = frozenset({"seat_cards", "list", "ints"})
-
-
-class _ClassInfo:
-    """What the kit reads from a state class once: which hooks it overrides (those left at the
-    kit's defaults are not called on the hot path), its phase table, and for ``clone`` its own
-    attributes and which of them are lists to copy."""
-
-    def __init__(self, cls: type[TrickState[Any]], game: TrickGame) -> None:
-        self.played = cls.card_played is not TrickState.card_played
-        self.full = cls.trick_full is not TrickState.trick_full
-        self.after = cls.AFTER_PLAY_CARDS if cls.after_play is not TrickState.after_play else 0
-        self.taken = cls.trick_taken is not TrickState.trick_taken
-        self.clear = cls.clear_trick_hook is not TrickState.clear_trick_hook
-        self.round = cls.round_over is not TrickState.round_over
-        self.phases = _phase_table(cls, game)
-        # the game's trick slots (``TrickGame.__init_subclass__``), read on every trick
-        self.slot_reset: tuple[tuple[str, Any], ...] = game._SLOT_RESET
-        self.slot_plain: tuple[tuple[str, str], ...] = game._SLOT_PLAIN
-        self.slot_encode: tuple[tuple[str, str, Encode], ...] = game._SLOT_ENCODE
-        self.slot_card: tuple[tuple[str, str], ...] = game._SLOT_CARD
-        # a game's own attributes: its classes' slots, or (compiled) every native attribute
-        names: list[str] = list(getattr(cls, "__mypyc_attrs__", ()))
-        for klass in cls.__mro__:
-            slots = klass.__dict__.get("__slots__", ())
-            names += [slots] if isinstance(slots, str) else slots
-        self.own = tuple(dict.fromkeys(x for x in names if x not in _KIT_ATTRIBUTES))
-        lists: list[str] = list(cls.LIST_FIELDS)
-        for p in game.PILES:
-            lists.append(p.name)
-            if p.face_down:
-                lists.append(p.face_down)
-        lists += [f.attr for f in game.FIELDS if f.kind.name in _LIST_KINDS or f.private]
-        lists += [t.attr for t in game.TRICK_SLOTS]
-        self.lists = frozenset(lists) - _KIT_ATTRIBUTES
-
-
-#: per state class, what the kit reads from it (made on its first state)
-_CLASSES: Final[dict[type[TrickState[Any]], _ClassInfo]] = {}
-
-
-def _class_info(cls: type[TrickState[Any]], game: TrickGame) -> _ClassInfo:
-    info = _CLASSES.get(cls)
-    if info is None:
-        info = _CLASSES[cls] = _ClassInfo(cls, game)
-    return info
-
-
-def _phase_table(cls: type[TrickState[Any]], game: TrickGame) -> _PhaseTable:
-    """Each declared phase's ``legal_``, ``apply_`` and optional ``is_legal_`` functions: a
-    phase the state class does not write is an error at its first state, not at its first
-    decision."""
-    table: _PhaseTable = {}
-    for phase in game.PHASES:
-        legal = getattr(cls, "legal_" + phase.name, None)
-        apply = getattr(cls, "apply_" + phase.name, None)
-        if legal is None or apply is None:
-            raise TypeError(f"{cls.__name__} must write legal_{phase.name} and apply_{phase.name} "
-                            f"for the declared phase {phase.name!r}")
-        table[phase.name] = (legal, apply, getattr(cls, "is_legal_" + phase.name, None))
-    return table
