@@ -22,6 +22,17 @@ from .session import RENDER_ERRORS, Session
 from .words import card_text, level_name, rich_text, words
 
 
+def key_line(pairs: list[tuple[str, str]]) -> Text:
+    """The footer's keys and what each does, in one line (the table's and the replay's)."""
+    out = Text()
+    for i, (k, v) in enumerate(pairs):
+        if i:
+            out.append("  ")
+        out.append(k, style="bold")
+        out.append(" " + v)
+    return out
+
+
 class TablePictures:
     """The pictures of the table (see the module docstring), for the app to mix in: they need its
     ``session`` only."""
@@ -159,13 +170,7 @@ class TablePictures:
         if len(self.session.languages) > 1:
             pairs.append(("g", w["k_lang"]))
         pairs += [("?", w["k_help"]), ("q", w["k_quit"])]
-        out = Text()
-        for i, (k, v) in enumerate(pairs):
-            if i:
-                out.append("  ")
-            out.append(k, style="bold")
-            out.append(" " + v)
-        return out
+        return key_line(pairs)
 
     def last_trick(self) -> RenderableType:
         s = self.session

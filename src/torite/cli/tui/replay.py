@@ -21,6 +21,7 @@ from torite.present.labels import load as load_labels
 from torite.replay import OPEN, Replay, Viewer
 
 from .app import Mode, TableApp
+from .pictures import key_line
 from .session import RENDER_ERRORS, LogLine, Session
 from .words import card_text, level_name, rich_text, words
 
@@ -230,13 +231,7 @@ class ReplayApp(TableApp):
         w = words(self.rs.lang)
         pairs = [("←/→", w["k_step"]), ("t/T", w["k_trick"]), ("r/R", w["k_round"]), ("v", w["k_viewer"]),
                  ("h", w["k_would"]), ("s", w["k_sheet"]), ("l", w["k_log"]), ("q", w["k_quit"])]
-        out = Text()
-        for i, (k, v) in enumerate(pairs):
-            if i:
-                out.append("  ")
-            out.append(k, style="bold")
-            out.append(" " + v)
-        return out
+        return key_line(pairs)
 
 
 def view_replay(rp: Replay, *, lang: str = "en") -> None:
