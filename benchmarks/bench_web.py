@@ -57,6 +57,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 GAME = "trick-of-the-dead"
+#: the languages the clients read in turn (each socket asks for its own, as the browser does)
+LANGS = ("en", "ja", "ko")
 ROOT = Path(__file__).resolve().parents[1]
 #: limits lifted for the plain runs: every simulated player comes from 127.0.0.1
 LIFTED = {"tables_per_minute": 1e6, "tables_burst": 10**6, "messages_per_second": 1e6, "messages_burst": 10**6,
@@ -254,7 +256,9 @@ class Bench:
             try:
                 async with connect(self.ws(process, table_id), max_size=2**22, open_timeout=10,
                                    local_addr=(self.source, 0)) as ws:
-                    await ws.send(json.dumps({"type": "join", "seat": 0, "token": token}))
+                    # as the browser does: its reader's language (a server that reads none sends all)
+                    await ws.send(json.dumps({"type": "join", "seat": 0, "token": token,
+                                              "lang": LANGS[index % len(LANGS)]}))
                     sent_at: float | None = None   # our action is on its way
                     ack_n = -1                     # the action count its ack reported
                     sent_decision = -1             # the decision it answered (servers that number them)
@@ -373,7 +377,7 @@ class Abuse:
                 async with connect(url, local_addr=(ABUSER, 0), max_queue=1 if mute else 16,
                                    open_timeout=10, close_timeout=1) as ws:
                     if self.kind == "storm":
-                        await ws.send(json.dumps({"type": "join", "seat": None}))
+                        await ws.send(json.dumps({"type": "join", "seat": None, "lang": "en"}))
                         await asyncio.wait_for(ws.recv(), 10)
                         self.counts["sent"] += 1
                         continue  # leave, and join again

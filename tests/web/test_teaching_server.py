@@ -241,3 +241,49 @@ def test_a_trump_declared_in_the_last_trick_says_in_the_prompt_that_it_changes_n
     earlier = game.new_state(0)
     lab = L.load(game, "en")
     assert "changes nothing" not in (lab.phase_prompt("trump", {**earlier.observation(0), "hand": ["2C"]}) or "")
+
+
+def _langs_in(value: Any) -> set[str]:
+    """Every language key of the "by language" maps in a state message."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        keys = set(value)
+        if keys and keys <= {"en", "ja", "ko"}:
+            found |= keys
+        for v in value.values():
+            found |= _langs_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _langs_in(v)
+    return found
+
+
+def test_a_socket_that_names_its_language_gets_its_words_in_that_language_alone_and_a_switch_resends_them(
+        client: TestClient) -> None:
+    # the words of a state cost as much again per language: a browser asks for its own, and the
+    # words it is sent (status, buttons, reasons, roles, goal, log) are in that language only
+    t = table(client, "mighty", [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 4, seed=3)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_json({"type": "join", "seat": 0, "token": token(t, 0), "lang": "ko"})
+        m = recv_until(ws, my_turn(0))
+        shown = {k: m[k] for k in ("status", "legal", "reasons", "roles", "goal", "prompt", "log")}
+        assert _langs_in(shown) == {"ko"}
+        assert m["log"] and all(set(line["text"]) == {"ko"} for line in m["log"])
+        # a word in an unknown language is refused and changes nothing: no state comes for it
+        ws.send_json({"type": "lang", "lang": "fr"})
+        err = recv_until(ws, lambda x: x["type"] == "error")
+        assert err["code"] == "bad_lang" and "en, ja, ko" in err["message"]
+        ws.send_json({"type": "ping"})
+        assert recv_until(ws, lambda x: x["type"] in ("pong", "state"))["type"] == "pong"
+        # a switch: the same state again, in the new language, with the whole log
+        ws.send_json({"type": "lang", "lang": "ja"})
+        again = recv_until(ws, is_state)
+        assert again["n"] == m["n"] and again["log_from"] == 0
+        assert _langs_in({k: again[k] for k in shown}) == {"ja"}
+        assert [line["i"] for line in again["log"]] == [line["i"] for line in m["log"]]
+    # a socket that names none gets every language (what other clients read)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        m = join(ws, None)
+        assert _langs_in({k: m[k] for k in ("status", "goal", "log")}) == {"en", "ja", "ko"}
+        ws.send_json({"type": "join", "seat": None, "lang": 7})
+        assert recv_until(ws, lambda x: x["type"] == "error")["code"] == "bad_lang"

@@ -11,14 +11,17 @@ on writes, refusals) in ``torite.server.guards``.
 
 WebSocket protocol (JSON text frames), client → server::
 
-    {"type": "join", "seat": 1, "token": "…", "tab": "…"}   # or "seat": null to watch; "tab":
-                                                 # the browser tab's own id (a reload keeps it)
+    {"type": "join", "seat": 1, "token": "…", "tab": "…", "lang": "ko"}   # or "seat": null to
+                                                 # watch; "tab": the browser tab's own id (a reload
+                                                 # keeps it); "lang": the one language the texts
+                                                 # come in (left out: every language, by code)
     {"type": "act", "action": "play 10D", "decision": 7}   # decision: optional, see below
     {"type": "back"}                             # "I am here": stop the idle stand-in bot
     {"type": "take_over"}                        # this tab keeps the seat; the others watch
     {"type": "stand_in", "seat": 2}              # the host: a gone player's seat to a bot now
     {"type": "hint"}                             # the normal bot's suggestion for this seat
     {"type": "sync"}                             # resend the whole state and log
+    {"type": "lang", "lang": "ja"}               # words in this language from now on
     {"type": "ping"}
 
 server → client: ``{"type": "state", …}`` (the seat's observation, sorted hand, legal actions

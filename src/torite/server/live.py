@@ -94,6 +94,8 @@ class Connection:
     #: the browser tab's own id (a reload keeps it): another tab on the same seat is asked first
     tab: str = ""
     log_sent: int = 0
+    #: the one language its words come in (``join``'s or a ``lang`` message's), or None for all
+    lang: str | None = None
     dirty: bool = False
     outbox: deque[dict[str, Any]] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -165,10 +167,12 @@ class LiveTable:
     hints: list[int] = field(default_factory=list)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
-    _views: dict[int | None, tuple[int, str]] = field(default_factory=dict)
-    _goal_texts: dict[str, Any] | None = None
-    _logs: dict[int | None, list[dict[str, Any]]] = field(default_factory=dict)
-    _scanned: dict[int | None, tuple[int, int]] = field(default_factory=dict)  # events looked at, lines
+    #: what was rendered, per reader: (seat or None, language or None for every language)
+    _views: dict[tuple[int | None, str | None], tuple[int, str]] = field(default_factory=dict)
+    _goal_texts: dict[str | None, dict[str, Any]] = field(default_factory=dict)
+    _logs: dict[tuple[int | None, str | None], list[dict[str, Any]]] = field(default_factory=dict)
+    #: events looked at, lines made, per reader
+    _scanned: dict[tuple[int | None, str | None], tuple[int, int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not self.decisions:
@@ -200,50 +204,56 @@ class LiveTable:
             c.mark_dirty()
 
     # ------------------------------------------------------------------ views
-    def log_for(self, key: int | None) -> list[dict[str, Any]]:
+    def log_for(self, key: int | None, lang: str | None = None) -> list[dict[str, Any]]:
         """Log lines ``key`` may see (its ``events_for(key)``), extended from where the last call
         stopped (the events are only ever appended: nothing before is looked at again); each
-        line's ``text`` is by language."""
-        cached = self._logs.setdefault(key, [])
+        line's ``text`` is by language: ``lang`` only, or every language (None)."""
+        reader = (key, lang)
+        cached = self._logs.setdefault(reader, [])
         events = self.state.events
-        scanned, count = self._scanned.get(key, (0, 0))
+        scanned, count = self._scanned.get(reader, (0, 0))
+        langs = None if lang is None else (lang,)
         if scanned > len(events):  # a game that trimmed its events: start over
             cached.clear()
             scanned = count = 0
         for e in events[scanned:]:
             if not e.visible_to(key):
                 continue
-            line = log_line(self.game, e, count, self.seat_names())
+            line = log_line(self.game, e, count, self.seat_names(), langs)
             if line is not None:
                 cached.append(line)
             count += 1
-        self._scanned[key] = (len(events), count)
+        self._scanned[reader] = (len(events), count)
         # remember how far we looked even when the last events had no text
         if count and (not cached or cached[-1]["i"] != count - 1):
             cached.append({"i": count - 1, "text": None})
         return cached
 
-    def view_json(self, key: int | None) -> str:
-        """The state as ``key`` sees it, as a JSON object text without its closing brace."""
-        hit = self._views.get(key)
+    def view_json(self, key: int | None, lang: str | None = None) -> str:
+        """The state as ``key`` sees it in ``lang`` (None: every language), as a JSON object text
+        without its closing brace; made once per version for all the sockets that read it."""
+        reader = (key, lang)
+        hit = self._views.get(reader)
         if hit is not None and hit[0] == self.version:
             return hit[1]
-        text = json.dumps(self.view(key), ensure_ascii=False, separators=(",", ":"))[:-1]
-        self._views[key] = (self.version, text)
+        text = json.dumps(self.view(key, lang=lang), ensure_ascii=False, separators=(",", ":"))[:-1]
+        self._views[reader] = (self.version, text)
         return text
 
-    def view(self, key: int | None, obs: dict[str, Any] | None = None) -> dict[str, Any]:
+    def view(self, key: int | None, obs: dict[str, Any] | None = None, lang: str | None = None) -> dict[str, Any]:
         """The state message (without its log) as ``key`` sees it: built from ``obs``, which is
         ``state.observation(key)`` unless given (a replay's open view gives the spectator's with
-        every hand laid open; a finished game's only)."""
+        every hand laid open; a finished game's only).  Its words are in ``lang`` alone, or in
+        every language (None): each language costs as much again, so a socket asks for its own."""
         state, game = self.state, self.game
+        langs = None if lang is None else (lang,)
         if obs is None:
             obs = state.observation(key)
         over = state.is_over()
         to_act = state.to_act()
         legal: list[dict[str, Any]] = []
         actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
-        texts = labels.view_texts(game, obs, actions, self.seat_names())  # by language
+        texts = labels.view_texts(game, obs, actions, self.seat_names(), langs)  # by language
         for a, label in zip(actions, texts["actions"]):
             text = game.action_text(a)
             legal.append({"text": text, "kind": a.kind, "label": label,
@@ -258,9 +268,9 @@ class LiveTable:
         reasons: dict[str, Any] = {"cards": {}, "actions": {}}
         if grouped is not None and key is not None:
             cards, refused = decision.refused(state, key, phase, grouped, obs)
-            reasons = {"cards": labels.reason_texts(game, cards, self.seat_names()),
+            reasons = {"cards": labels.reason_texts(game, cards, self.seat_names(), langs),
                        "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
-                                                      self.seat_names())}
+                                                      self.seat_names(), langs)}
         return {
             "type": "state", "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
@@ -268,18 +278,19 @@ class LiveTable:
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
             "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
             "legal": legal, "decision": decision.to_json(grouped, game) if grouped is not None else None,
-            "reasons": reasons, "roles": texts["roles"], "prompt": texts.get("prompt"), "goal": self._goal(),
+            "reasons": reasons, "roles": texts["roles"], "prompt": texts.get("prompt"), "goal": self._goal(lang),
             "auction": auction_of(game, obs), "tricks_score": labels.load(game).tricks_score,
             "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
             "result": state.result().to_json() if over else None, "obs": obs,
             "settings": self.settings, "hints": self.hint_counts(), **self._moments(key, obs),
         }
 
-    def _goal(self) -> dict[str, Any]:
+    def _goal(self, lang: str | None) -> dict[str, Any]:
         """How the game is won, by language (the same for the whole table)."""
-        if self._goal_texts is None:
-            self._goal_texts = labels.goal_texts(self.game)
-        return self._goal_texts
+        hit = self._goal_texts.get(lang)
+        if hit is None:
+            hit = self._goal_texts[lang] = labels.goal_texts(self.game, None if lang is None else (lang,))
+        return hit
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat took."""
@@ -305,12 +316,12 @@ class LiveTable:
 
     def message_for(self, conn: Connection) -> str:
         """The next state message for one connection: the shared view plus its new log lines."""
-        lines = self.log_for(conn.seat)
+        lines = self.log_for(conn.seat, conn.lang)
         start = conn.log_sent
         new = [x for x in lines[start:] if x["text"] is not None]
         conn.log_sent = len(lines)
         # "now": the server's clock, so a countdown shows right whatever the client's clock says
-        return (self.view_json(conn.seat) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
+        return (self.view_json(conn.seat, conn.lang) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
                 + ',"log":' + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
 
     def record(self) -> Record:
@@ -327,11 +338,12 @@ class LiveTable:
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})
 
 
-def log_line(game: Game, e: Event, i: int, names: Sequence[str | None]) -> dict[str, Any] | None:
-    """An event as a log line (``i``: its index among the events its reader sees), by language;
-    None for an event the log does not say.  The live table and a replay both write their logs
-    with it."""
-    text = labels.event_texts(game, e, names)
+def log_line(game: Game, e: Event, i: int, names: Sequence[str | None],
+             langs: labels.Langs = None) -> dict[str, Any] | None:
+    """An event as a log line (``i``: its index among the events its reader sees), by language
+    (``langs``, or every one); None for an event the log does not say.  The live table and a
+    replay both write their logs with it."""
+    text = labels.event_texts(game, e, names, langs)
     if text is None:
         return None
     line: dict[str, Any] = {"i": i, "text": text, "kind": e.kind}
@@ -340,7 +352,7 @@ def log_line(game: Game, e: Event, i: int, names: Sequence[str | None]) -> dict[
         # moment, a round's end opens its summary
         line["data"] = e.data
     if e.kind == "round_end":  # its scoring written out, in words
-        line["explain"] = labels.explain_texts(game, e.data, names)
+        line["explain"] = labels.explain_texts(game, e.data, names, langs)
     return line
 
 

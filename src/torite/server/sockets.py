@@ -16,6 +16,7 @@ import time
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from torite.present.languages import LANGUAGES
 from torite.server import safejson
 from torite.server.guards import client_key, manager_of, origin_allowed
 from torite.server.limits import RateLimiter, ServerLimits
@@ -55,6 +56,20 @@ def _err(conn: Connection, code: str, message: str) -> None:
     conn.push({"type": "error", "code": code, "message": message})
 
 
+def _known_lang(lang: object, optional: bool) -> bool:
+    return lang in LANGUAGES or (optional and lang is None)
+
+
+def _set_lang(conn: Connection, lang: str | None) -> None:
+    """The connection's words in ``lang`` from now on: its whole log again and a fresh state
+    (nothing it was sent is in its new language)."""
+    if lang != conn.lang:
+        conn.lang = lang
+        conn.log_sent = 0
+        if conn.joined:
+            conn.mark_dirty()
+
+
 async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw: str) -> None:
     try:
         msg = safejson.loads(raw)
@@ -65,14 +80,20 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         _err(conn, "bad_message", "a message is a JSON object with a \"type\"")
         return
     kind = msg["type"]
+    if kind in ("join", "lang") and not _known_lang(msg.get("lang"), kind == "join"):
+        _err(conn, "bad_lang", f"\"lang\" is one of {', '.join(LANGUAGES)}"
+                               + (" (or left out: every language)" if kind == "join" else ""))
+        return
     if kind == "join":
         seat = msg.get("seat")
         tab = msg.get("tab")
         conn.tab = tab if isinstance(tab, str) and len(tab) <= 64 else ""
         if seat is None:
+            conn.lang = msg.get("lang")
             manager.attach(table, conn, None)
             conn.push({"type": "joined", "seat": None})
         elif manager.check_token(table, seat, msg.get("token")):
+            conn.lang = msg.get("lang")
             manager.attach(table, conn, seat, msg["token"])
             conn.push({"type": "joined", "seat": seat, "others": len(manager.others_on_seat(table, conn))})
         else:
@@ -119,11 +140,13 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         if conn.joined:
             conn.log_sent = 0
             conn.mark_dirty()
+    elif kind == "lang":
+        _set_lang(conn, msg["lang"])
     elif kind == "ping":
         conn.push({"type": "pong"})
     else:
         _err(conn, "unknown_type", f"unknown message type {kind!r} "
-                                   "(join, act, back, take_over, stand_in, hint, sync, ping)")
+                                   "(join, act, back, take_over, stand_in, hint, sync, lang, ping)")
 
 
 async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connection, limits: ServerLimits,

@@ -85,7 +85,10 @@ function connect() {
   ws.addEventListener("open", () => {
     retry = 0;
     const seated = creds && !watching;
-    ws.send(JSON.stringify(seated ? { type: "join", seat: creds.seat, token: creds.token, tab: tabId() } : { type: "join", seat: null }));
+    // the texts come in the reader's language only (a switch asks for them again, see init)
+    const lang = T.getLang();
+    ws.send(JSON.stringify(seated ? { type: "join", seat: creds.seat, token: creds.token, tab: tabId(), lang }
+      : { type: "join", seat: null, lang }));
   });
   ws.addEventListener("message", (ev) => {
     let msg;
@@ -114,7 +117,7 @@ function toast(text) {
 function watch() {
   watching = true;
   S.me = null;
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "join", seat: null }));
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "join", seat: null, lang: T.getLang() }));
 }
 
 function onMessage(msg) {
@@ -148,7 +151,7 @@ function onMessage(msg) {
       toast(T.t("error.bad_token"));
       forget();
       creds = null;
-      ws.send(JSON.stringify({ type: "join", seat: null }));
+      ws.send(JSON.stringify({ type: "join", seat: null, lang: T.getLang() }));
     } else if (msg.code === "stale") {
       // a second click, or another tab, answered a decision already made: the table shown is current
     } else if (msg.code === "not_found") {
@@ -343,6 +346,9 @@ function init() {
   const showSound = setupSound();
   setupMenu();
   T.bindSwitch($("lang"), () => {
+    // the server sends a state and the whole log in the new language; until it comes, the
+    // page's own words switch at once and the table's show in the old language
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "lang", lang: T.getLang() }));
     refillPause();
     showSound();
     if (S.last) render(null);

@@ -139,6 +139,7 @@ a seat without one is ``words.seat`` with ``{n}`` its number ("seat 0", "席0").
 
 from torite.present.labels.files import (
     COMMON_DIR,
+    Langs,
     action_text,
     catalog,
     event_text,
@@ -156,6 +157,6 @@ from torite.present.labels.files import (
 from torite.present.labels.templates import SUIT_SYMBOLS, LabelError
 from torite.present.labels.words import TOKEN_KINDS, Labels, Rich, Token, plural_categories, plural_category
 
-__all__ = ["COMMON_DIR", "SUIT_SYMBOLS", "TOKEN_KINDS", "LabelError", "Labels", "Rich", "Token", "action_text",
+__all__ = ["COMMON_DIR", "SUIT_SYMBOLS", "TOKEN_KINDS", "LabelError", "Labels", "Langs", "Rich", "Token", "action_text",
            "catalog", "event_text", "event_texts", "explain_texts", "game_folder", "goal_texts", "hint_texts",
            "languages", "load", "plural_categories", "plural_category", "reason_texts", "status", "view_texts"]

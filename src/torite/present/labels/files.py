@@ -294,13 +294,22 @@ def _logged(what: str, exc: Exception) -> None:
 
 _RENDER_ERRORS: Final = (LabelError, KeyError, TypeError, ValueError)
 
+#: which languages a "by language" text is made in: every one the game ships (None), or those
+#: named (a web table's connection reads one: rendering the others is wasted work per message)
+Langs = Sequence[str] | None
+
+
+def _of(game: Game, langs: Langs) -> list[str]:
+    shipped = languages(game)
+    return shipped if langs is None else [lang for lang in shipped if lang in langs]
+
 
 def event_texts(game: Game, event: Event, names: Sequence[str | None] | None = None,
-                ) -> dict[str, Rich] | None:
+                langs: Langs = None) -> dict[str, Rich] | None:
     """The log line of ``event`` as rich text in every language the game ships; None when not
     logged."""
     out: dict[str, Rich] = {}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         try:
             rich = load(game, lang).event_rich(event, names)
         except _RENDER_ERRORS as e:
@@ -312,7 +321,7 @@ def event_texts(game: Game, event: Event, names: Sequence[str | None] | None = N
 
 
 def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
-               names: Sequence[str | None] | None = None) -> dict[str, Any]:
+               names: Sequence[str | None] | None = None, langs: Langs = None) -> dict[str, Any]:
     """What a seat's view shows in words, in every language, as rich text (the faces draw its
     tokens): ``status`` rows and ``last_trick`` facts (``[label, rich]``), and ``actions``, each
     legal action's button by language (in the order of ``legal``).  Built from the seat's
@@ -320,7 +329,7 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
     tricks = obs.get("tricks") or []
     last = tricks[-1] if tricks and isinstance(tricks[-1], Mapping) else None
     out: dict[str, Any] = {"status": {}, "last_trick": {}, "actions": [{} for _ in legal], "roles": {}}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         try:
             lab = load(game, lang)
         except LabelError as e:
@@ -358,10 +367,10 @@ def view_texts(game: Game, obs: Mapping[str, Any], legal: Sequence[Action],
 
 
 def reason_texts(game: Game, refusals: Mapping[str, Refusal], names: Sequence[str | None] | None = None,
-                 ) -> dict[str, dict[str, Rich]]:
+                 langs: Langs = None) -> dict[str, dict[str, Rich]]:
     """Why each refused choice is refused (``reasons``), keyed as given, in every language."""
     out: dict[str, dict[str, Rich]] = {key: {} for key in refusals}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         lab = load(game, lang)
         for key, why in refusals.items():
             try:
@@ -389,10 +398,10 @@ def hint_texts(game: Game, reason: Reason | None, names: Sequence[str | None] | 
     return out or None
 
 
-def goal_texts(game: Game) -> dict[str, Rich]:
+def goal_texts(game: Game, langs: Langs = None) -> dict[str, Rich]:
     """How the game is won under its options, in every language."""
     out: dict[str, Rich] = {}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         try:
             rich = load(game, lang).goal_rich(game.options)
         except _RENDER_ERRORS as e:
@@ -404,10 +413,10 @@ def goal_texts(game: Game) -> dict[str, Rich]:
 
 
 def explain_texts(game: Game, data: Mapping[str, Any], names: Sequence[str | None] | None = None,
-                  ) -> dict[str, list[list[Any]]]:
+                  langs: Langs = None) -> dict[str, list[list[Any]]]:
     """A round end's scoring written out (``explain``), as ``[label, rich]`` rows by language."""
     out: dict[str, list[list[Any]]] = {}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         try:
             out[lang] = [[k, v] for k, v in load(game, lang).explain_rich(data, names)]
         except _RENDER_ERRORS as e:
