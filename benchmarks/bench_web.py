@@ -7,7 +7,9 @@ behind a load balancer; a fresh SQLite file, or a fresh PostgreSQL database made
 seat 0 is a "client bot" playing uniformly random legal moves over its socket and the other
 seats are server bots; a finished game is replaced by a new table so the load stays steady.
 Table i is created through process i+1 and played through process i, so with several processes
-every action crosses between them.  After ``--warmup`` seconds it measures for ``--seconds``:
+every action crosses between them.  The tables' first moves are spread over ``--stagger`` seconds
+(the warmup's), so games end, and new tables are made, at every moment rather than in one burst.
+After ``--warmup`` seconds it measures for ``--seconds``:
 
 * moves/s: every action the server applied (client and server bots), and the clients' share;
 * latency: from sending an action to receiving the first state that includes it (p50, p99, max);
@@ -26,7 +28,7 @@ of hard bots playing Mighty), ``tables`` (table creations as fast as refused).  
 a process of its own at the lowest priority (its CPU would come from elsewhere).
 
     .venv/bin/python benchmarks/bench_web.py [--tables 100] [--seconds 20] [--warmup 5] [--bots normal]
-        [--think 0.5] [--bot-delay 0.3] [-o target=100] [--processes 3 --pg postgresql://…/postgres]
+        [--think 0.5] [--bot-delay 0.3] [--stagger 5] [-o target=100] [--processes 3 --pg postgresql://…/postgres]
         [--kills 10] [--abuse flood] [--baseline /tmp/old/src] [--nice -10] [--json]
 
 ``--baseline SRC`` runs the server from another checkout's ``src`` (say, ``main``'s), with the
@@ -246,6 +248,9 @@ class Bench:
         """One player: random legal moves over the socket (after ``think`` seconds, as a person
         would take), a new table whenever a game ends."""
         rng = random.Random(index)
+        # the tables start spread over the stagger (a server that has run a while holds tables at
+        # every stage), else their games end, and the next ones are made, in the same second
+        await asyncio.sleep(self.args.stagger * index / max(1, self.args.tables))
         table = first
         process = index
         think = self.args.think
@@ -497,6 +502,7 @@ async def run(args: argparse.Namespace, servers: Servers, db: str) -> dict[str, 
         "tables": args.tables, "processes": args.processes, "deflate": args.deflate, "seconds": round(elapsed, 1),
         "bots": args.bots,
         "options": options, "think_seconds": args.think, "bot_delay_seconds": args.bot_delay,
+        "stagger_seconds": args.stagger,
         "moves_per_second": round(stats.server_moves / elapsed, 1),
         "client_moves_per_second": round(stats.client_moves / elapsed, 1),
         "games_finished_or_cut": stats.games,
@@ -528,6 +534,9 @@ def main() -> int:
     p.add_argument("--think", type=float, default=0.0,
                    help="mean seconds a client waits before its move (0: as fast as the server answers)")
     p.add_argument("--bot-delay", type=float, default=0.0, help="the tables' pause before each bot move")
+    p.add_argument("--stagger", type=float, default=None,
+                   help="seconds over which the tables' first moves are spread (default: the warmup; 0: all "
+                        "at once, so their games end together and the new tables come in one burst)")
     p.add_argument("--processes", type=int, default=1, help="server processes (more than one: PostgreSQL)")
     p.add_argument("--pg", metavar="ADMIN_URL", help="PostgreSQL whose role may create databases: the run gets "
                                                      "a fresh database, dropped after")
@@ -542,6 +551,8 @@ def main() -> int:
                         "measure torite rather than its neighbours")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.stagger is None:
+        args.stagger = args.warmup
     if args.nice:
         os.nice(args.nice)  # inherited by every process started from here
         set_group_nice(os.getpid(), args.nice)

@@ -222,6 +222,7 @@ def test_a_friend_joins_by_the_invite_link_and_the_ui_speaks_japanese(server: st
     assert d["seat"] == "1"
     assert "あなたの番です" in friend.inner_text("#prompt")
     friend.select_option("#lang", "en")
+    friend.wait_for_selector("#table[data-lang='en']")
     assert "Your turn" in friend.inner_text("#prompt")
     host.click("#go")
     assert wait_turn_or_over(host)["seat"] == "0"
@@ -299,6 +300,7 @@ def test_a_bidding_box_and_a_card_picker_appear_with_only_legal_choices_enabled(
     assert enabled(page, picker) == legal and len(legal) == 49
     assert {f"call {c}" for c in mine}.isdisjoint(legal)
     page.select_option("#lang", "ja")
+    page.wait_for_selector("#table[data-lang='ja']")
     assert "パートナー" in page.inner_text("#prompt")
     assert page.inner_text("#controls .picker .picker-title") == "パートナー指名"
     shot(page, "card-picker-ja")
@@ -347,6 +349,7 @@ def test_the_table_shows_the_games_words_in_japanese_and_english(server: str, br
     assert "勝者" in page.inner_text("#last-trick")
     shot(page, "trick-of-the-dead-ja")
     page.select_option("#lang", "en")
+    page.wait_for_selector("#table[data-lang='en']")
     assert page.inner_text("#title") == "Trick of the Dead"
     assert "graveyard (top first)" in page.inner_text("#status") and "trick play" in page.inner_text("#status")
     log = page.inner_text("#log")

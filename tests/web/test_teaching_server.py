@@ -265,10 +265,12 @@ def test_a_socket_that_names_its_language_gets_its_words_in_that_language_alone_
     t = table(client, "mighty", [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 4, seed=3)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         ws.send_json({"type": "join", "seat": 0, "token": token(t, 0), "lang": "ko"})
-        m = recv_until(ws, my_turn(0))
-        shown = {k: m[k] for k in ("status", "legal", "reasons", "roles", "goal", "prompt", "log")}
+        seen: list[Msg] = []
+        m = recv_until(ws, my_turn(0), seen)
+        lines = [line["i"] for x in seen if is_state(x) for line in x["log"]]
+        shown = {k: m[k] for k in ("status", "legal", "reasons", "roles", "goal", "prompt")}
         assert _langs_in(shown) == {"ko"}
-        assert m["log"] and all(set(line["text"]) == {"ko"} for line in m["log"])
+        assert lines and all(set(line["text"]) == {"ko"} for x in seen if is_state(x) for line in x["log"])
         # a word in an unknown language is refused and changes nothing: no state comes for it
         ws.send_json({"type": "lang", "lang": "fr"})
         err = recv_until(ws, lambda x: x["type"] == "error")
@@ -280,7 +282,8 @@ def test_a_socket_that_names_its_language_gets_its_words_in_that_language_alone_
         again = recv_until(ws, is_state)
         assert again["n"] == m["n"] and again["log_from"] == 0
         assert _langs_in({k: again[k] for k in shown}) == {"ja"}
-        assert [line["i"] for line in again["log"]] == [line["i"] for line in m["log"]]
+        assert [line["i"] for line in again["log"]] == lines
+        assert all(set(line["text"]) == {"ja"} for line in again["log"])
     # a socket that names none gets every language (what other clients read)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         m = join(ws, None)

@@ -200,6 +200,7 @@ def test_a_disabled_card_says_why_on_hover_keyboard_focus_and_tap(server: str, b
     assert page.inner_text("#notice") == said and table_data(page)["n"] == n
     # the same words in Korean, from the rules
     page.select_option("#lang", "ko")
+    page.wait_for_selector("#table[data-lang='ko']")  # the table's words come again, in Korean
     korean = page.evaluate(
         "c => window.Torite.richString(window.__torite.state().reasons.cards[c].ko, 'hearts', false)", card)
     assert korean != said and page.get_attribute(f"#hand button.card[data-card='{card}']", "title") == korean

@@ -24,8 +24,9 @@ WebSocket protocol (JSON text frames), client → server::
     {"type": "lang", "lang": "ja"}               # words in this language from now on
     {"type": "ping"}
 
-server → client: ``{"type": "state", …}`` (the seat's observation, sorted hand, legal actions
-with their button texts, status rows and the last trick's facts, seats, new log lines, ``n``
+server → client: ``{"type": "state", …}`` (``lang``: the one language its words are in, or null
+when they come in every language, each a ``{lang: text}`` map either way; the seat's observation,
+sorted hand, legal actions with their button texts, status rows and the last trick's facts, seats, new log lines, ``n``
 actions so far, ``ts`` of the change, ``now`` the server's clock; ``piles`` the observation's
 card piles by the rule of ``live.piles_of``; ``winning`` the seat winning the unfinished trick
 when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs

@@ -21,7 +21,7 @@ from torite.engine.registry import make_game
 from torite.server.bots import BotPool
 from torite.server.cluster import Cluster
 from torite.server.live import SETTINGS, LiveTable, Seat, TableError
-from torite.server.store import DB_THREADS, Store, TableRow
+from torite.server.store import DB_THREADS, Append, Store, TableRow
 
 log = logging.getLogger("torite.server")
 
@@ -53,6 +53,9 @@ class TableKeeper:
         self._background: set[asyncio.Task[None]] = set()
         #: since when the database has been out of reach (None: reachable)
         self.db_down_since: float | None = None
+        #: SQLite: actions waiting for the writer thread, which takes all of them at once
+        self._appends: list[tuple[Append, asyncio.Future[None]]] = []
+        self._appending = False
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
         """Store calls off the event loop (SQLite: on one thread, its one writer; PostgreSQL: on
@@ -72,6 +75,41 @@ class TableKeeper:
                         time.time() - self.db_down_since)
             self.db_down_since = None
         return out
+
+    async def _append(self, table_id: str, idx: int, seat: int, action: str, result: dict[str, Any] | None,
+                      notice: str | None) -> None:
+        """Store one action (see :meth:`Store.append_action`, whose errors it raises).  On
+        SQLite the actions of every table that come while the writer is busy are written
+        together, in one transaction, when it is free (a group commit): nothing waits longer
+        than it would have, and the writer's work per action, which holds the interpreter's
+        lock the event loop needs, is a fraction of a transaction each."""
+        if self.store.postgres:
+            await self._db_call(self.store.append_action, table_id, idx, seat, action, result, notice)
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._appends.append(((table_id, idx, seat, action, result), done))
+        if not self._appending:
+            self._appending = True
+            self._background_task(self._write_appends())
+        await done
+
+    async def _write_appends(self) -> None:
+        try:
+            while self._appends:
+                batch, self._appends = self._appends, []
+                try:
+                    outcomes = await self._db_call(self.store.append_actions, [a for a, _ in batch])
+                except Exception as e:  # the database out of reach: every one of them hears it
+                    outcomes = [e] * len(batch)
+                for (_, done), outcome in zip(batch, outcomes):
+                    if done.done():
+                        continue
+                    if outcome is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(outcome)
+        finally:
+            self._appending = False
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = make_game(row.game, row.options)

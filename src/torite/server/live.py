@@ -272,7 +272,7 @@ class LiveTable:
                        "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
                                                       self.seat_names(), langs)}
         return {
-            "type": "state", "table": self.id, "game": game.id, "title": game.title,
+            "type": "state", "lang": lang, "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "decision_no": self.decisions[key] if key is not None else None,
             "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),

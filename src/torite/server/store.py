@@ -16,7 +16,7 @@ import logging
 import os
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
 log = logging.getLogger("torite.server")
@@ -179,6 +180,10 @@ class _Lost(Exception):
     """A race lost inside a transaction: roll it back."""
 
 
+#: one action to append: table id, position, seat, action text, the game's result if it ends it
+Append = tuple[str, int, int, str, dict[str, Any] | None]
+
+
 class TableGone(LookupError):
     """The table is no longer in play (finished or expired) or no longer stored."""
 
@@ -272,6 +277,39 @@ class Store:
                 raise TableGone(table_id)
             if notice is not None and self.postgres:
                 conn.execute(_NOTIFY, {"channel": CHANNEL, "payload": notice})
+
+    def append_actions(self, batch: Sequence[Append]) -> list[Exception | None]:
+        """Several tables' actions (SQLite: the server's one writer thread hands over all that
+        queued while it wrote the last ones) in one transaction: one commit, and one statement
+        for the inserts and one for the tables' marks, instead of a transaction each (about an
+        eighth of the work per action at a few hundred actions a second).  Each gets its own
+        outcome, as from :meth:`append_action` (None: stored): if anything in the batch fails,
+        nothing of it was written and each is written again on its own."""
+        if len(batch) == 1 or self.postgres:
+            return [self._outcome(*a) for a in batch]
+        now = time.time()
+        active = [{"tid": a[0], "now": now} for a in batch if a[4] is None]
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(_APPEND, [{"table_id": t, "idx": i, "seat": s, "action": x, "at": now}
+                                       for t, i, s, x, _r in batch])
+                if active and conn.execute(_ACTIVE, active).rowcount != len(active):
+                    raise _Lost
+                for t, _i, _s, _x, result in batch:
+                    if result is not None and conn.execute(
+                            _FINISH, {"tid": t, "now": now, "result": json.dumps(result)}).rowcount != 1:
+                        raise _Lost
+        except (_Lost, IntegrityError):
+            return [self._outcome(*a) for a in batch]  # which one it was, each on its own
+        return [None] * len(batch)
+
+    def _outcome(self, table_id: str, idx: int, seat: int, action: str, result: dict[str, Any] | None,
+                 ) -> Exception | None:
+        try:
+            self.append_action(table_id, idx, seat, action, result)
+        except (TableGone, IntegrityError) as e:
+            return e
+        return None
 
     def _append_pg(self, table_id: str, idx: int, seat: int, action: str, now: float,
                    result: dict[str, Any] | None, notice: str | None) -> None:

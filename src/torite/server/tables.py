@@ -465,7 +465,7 @@ class TableManager(TablePeers):
                     notice = self.cluster.payload("a", table.id, i=idx, s=seat, a=canonical, h=not by_bot)
                 try:
                     # the action that ends the game and the "finished" mark: one transaction
-                    await self._db_call(self.store.append_action, table.id, idx, seat, canonical, result, notice)
+                    await self._append(table.id, idx, seat, canonical, result, notice)
                     break
                 except TableError:
                     raise

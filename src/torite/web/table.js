@@ -130,6 +130,8 @@ function onMessage(msg) {
     if (S.hint && (!S.last || msg.n !== S.hint.n)) S.hint = null;
     S.last = msg;
     S.busy = false;
+    // the language the table's words came in (null: every one): a switch is done when it is ours
+    $("table").dataset.lang = msg.lang || "";
     setConn(S.me === null ? "table.spectating" : "table.connected");
     $("table").dataset.connected = "1";
     render(full ? null : msg.log);
