@@ -27,7 +27,7 @@ with warnings.catch_warnings():
 from torite.engine.registry import make_game
 from torite.record import Record, replay
 from torite.server.app import create_app
-from torite.server.store import Store, TableRow, _with_driver
+from torite.server.store import Store, TableGone, TableRow, _with_driver
 from torite.server.tables import TableError, TableManager
 
 from .test_server import join, new_table, play_out, token
@@ -38,6 +38,30 @@ def _row(table_id: str, *, finished: float | None = None) -> TableRow:
                     seats=[{"kind": "human"}, {"kind": "bot", "level": "normal"}, {"kind": "bot", "level": "random"}],
                     token_hashes=["ab" * 32, None, None], settings={"idle_seconds": 60}, created=time.time(),
                     finished=finished, result=None)
+
+
+def test_actions_stored_together_each_get_their_own_outcome(db_url: str) -> None:
+    # the server's writer stores every table's waiting actions in one transaction: one that
+    # cannot be stored (a position taken, a table no longer in play) costs the others nothing
+    store = Store(db_url)
+    try:
+        for t in ("a", "b", "c", "gone"):
+            store.create_table(_row(t))
+        store.finish_table("gone", {"scores": [0, 0, 0]})
+        assert store.append_actions([("a", 0, 0, "bury KC QC", None), ("b", 0, 0, "bury 2D 3D", None)]) == [None, None]
+        out = store.append_actions([("a", 1, 1, "bury 4S 5S", None), ("b", 0, 1, "bury 6S 7S", None),
+                                    ("gone", 0, 0, "bury 2C 3C", None),
+                                    ("c", 0, 0, "bury 8S 9S", {"scores": [1, 2, 3]})])
+        assert out[0] is None and out[3] is None
+        assert isinstance(out[1], IntegrityError) and isinstance(out[2], TableGone)
+        a, b, c, gone = (store.load_table(t) for t in ("a", "b", "c", "gone"))
+        assert a is not None and a.actions == [(0, "bury KC QC"), (1, "bury 4S 5S")]
+        assert b is not None and b.actions == [(0, "bury 2D 3D")]
+        # the action that ends a game and its mark went together
+        assert c is not None and c.actions == [(0, "bury 8S 9S")] and c.result == {"scores": [1, 2, 3]} and c.finished
+        assert gone is not None and gone.actions == []
+    finally:
+        store.close()
 
 
 def test_the_store_keeps_tables_and_their_action_logs(db_url: str) -> None:
