@@ -65,6 +65,9 @@ def notation_of(deck: Sequence[int]) -> tuple[str, ...]:
 def parse_card(text: str) -> int:
     """Parse ``10D``, ``TD``, ``qs``, ``JK2``, ``JK`` (the first joker) or a suit symbol in
     place of the letter."""
+    hit = _PARSE.get(text)  # the canonical texts every face reads back, in one look-up
+    if hit is not None:
+        return hit
     t = text.strip().upper()
     for sym, letter in zip("♣♦♥♠", SUITS):
         t = t.replace(sym, letter)

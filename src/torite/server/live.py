@@ -170,7 +170,10 @@ class LiveTable:
     #: what was rendered, per reader: (seat or None, language or None for every language)
     _views: dict[tuple[int | None, str | None], tuple[int, str]] = field(default_factory=dict)
     _goal_texts: dict[str | None, dict[str, Any]] = field(default_factory=dict)
-    _logs: dict[tuple[int | None, str | None], list[dict[str, Any]]] = field(default_factory=dict)
+    #: log lines made, per reader, as (index, JSON text or None for a line the log does not say):
+    #: texts, not dicts, since a few hundred tables' logs as dicts would be objects by the
+    #: hundred thousand for the garbage collector to walk through at each full collection
+    _logs: dict[tuple[int | None, str | None], list[tuple[int, str | None]]] = field(default_factory=dict)
     #: events looked at, lines made, per reader
     _scanned: dict[tuple[int | None, str | None], tuple[int, int]] = field(default_factory=dict)
 
@@ -204,10 +207,11 @@ class LiveTable:
             c.mark_dirty()
 
     # ------------------------------------------------------------------ views
-    def log_for(self, key: int | None, lang: str | None = None) -> list[dict[str, Any]]:
-        """Log lines ``key`` may see (its ``events_for(key)``), extended from where the last call
-        stopped (the events are only ever appended: nothing before is looked at again); each
-        line's ``text`` is by language: ``lang`` only, or every language (None)."""
+    def log_for(self, key: int | None, lang: str | None = None) -> list[tuple[int, str | None]]:
+        """Log lines ``key`` may see (its ``events_for(key)``) as ``(index, JSON text)``, extended
+        from where the last call stopped (the events are only ever appended: nothing before is
+        looked at again); each line's ``text`` is by language: ``lang`` only, or every language
+        (None)."""
         reader = (key, lang)
         cached = self._logs.setdefault(reader, [])
         events = self.state.events
@@ -221,12 +225,12 @@ class LiveTable:
                 continue
             line = log_line(self.game, e, count, self.seat_names(), langs)
             if line is not None:
-                cached.append(line)
+                cached.append((count, json.dumps(line, ensure_ascii=False, separators=(",", ":"))))
             count += 1
         self._scanned[reader] = (len(events), count)
         # remember how far we looked even when the last events had no text
-        if count and (not cached or cached[-1]["i"] != count - 1):
-            cached.append({"i": count - 1, "text": None})
+        if count and (not cached or cached[-1][0] != count - 1):
+            cached.append((count - 1, None))
         return cached
 
     def view_json(self, key: int | None, lang: str | None = None) -> str:
@@ -318,11 +322,11 @@ class LiveTable:
         """The next state message for one connection: the shared view plus its new log lines."""
         lines = self.log_for(conn.seat, conn.lang)
         start = conn.log_sent
-        new = [x for x in lines[start:] if x["text"] is not None]
+        new = [text for _, text in lines[start:] if text is not None]
         conn.log_sent = len(lines)
         # "now": the server's clock, so a countdown shows right whatever the client's clock says
         return (self.view_json(conn.seat, conn.lang) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
-                + ',"log":' + json.dumps(new, ensure_ascii=False, separators=(",", ":")) + "}")
+                + ',"log":[' + ",".join(new) + "]}")
 
     def record(self) -> Record:
         names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
