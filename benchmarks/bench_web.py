@@ -65,7 +65,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: limits lifted for the plain runs: every simulated player comes from 127.0.0.1
 LIFTED = {"tables_per_minute": 1e6, "tables_burst": 10**6, "messages_per_second": 1e6, "messages_burst": 10**6,
           "address_messages_per_second": 1e6, "address_messages_burst": 10**6, "sockets_per_address": 10**6,
-          "sockets_per_table": 10**6}
+          "sockets_per_table": 10**6, "connects_per_second": 1e6, "connects_burst": 10**6}
 #: in an abuse run only the bystanders' table creations are lifted (they are few and legitimate)
 ABUSE = {"tables_per_minute": 600.0, "tables_burst": 200}
 BYSTANDER = "127.0.0.3"

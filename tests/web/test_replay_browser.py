@@ -193,6 +193,19 @@ def test_the_game_over_offers_the_replay_which_shows_what_hard_would_play(page: 
     assert hinted == rp.game.action_text(want).split()[1:2]
 
 
+def test_a_game_that_ended_before_the_page_came_opens_on_its_end(page: Page, server: str) -> None:
+    t = new_table(page, server, "trick-of-the-dead", [{"kind": "bot", "level": "random"}] * 3, {"target": 1})
+    for _ in range(200):  # the bots play it out at once (no delay); the page comes after
+        if page.request.get(f"{server}/api/tables/{t['id']}/record").json().get("result"):
+            break
+        page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the bots never finished")
+    page.goto(f"{server}/t/{t['id']}#watch")
+    page.wait_for_selector("#round-dialog[open] #final:not(.hidden)")
+    assert page.get_attribute("#final-replay", "href") == f"/replay/{t['id']}"
+
+
 def test_a_table_in_play_is_replayed_only_as_a_spectator_sees_it(page: Page, server: str) -> None:
     t = new_table(page, server, "kaedama", [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 2)
     for viewer in ("open", "0"):

@@ -31,6 +31,8 @@ def limits_from(args: argparse.Namespace) -> Any:
         address_messages_per_second=args.address_messages_per_second,
         address_messages_burst=max(1, int(2 * args.address_messages_per_second)),
         sockets_per_address=args.sockets_per_address, sockets_per_table=args.sockets_per_table,
+        connects_per_second=args.connects_per_second,
+        connects_burst=max(1, int(10 * args.connects_per_second)),
         allowed_origins=origins, unjoined_minutes=args.unjoined_minutes, idle_hours=args.idle_hours,
         retention_days=args.retention_days)
 
@@ -185,6 +187,9 @@ def add_serve_command(sub: Any) -> None:
                    help="WebSocket connections one client address may hold (default 32)")
     s.add_argument("--sockets-per-table", type=int, default=300,
                    help="WebSocket connections one table may hold, players and spectators (default 300)")
+    s.add_argument("--connects-per-second", type=float, default=10.0,
+                   help="WebSocket connections one client address may open per second, after a burst of ten "
+                        "seconds' worth (default 10)")
     s.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                    help="a web origin (https://example.org) besides the server's own whose pages may open tables, "
                         "act and connect: the public address when a proxy rewrites the Host header (repeatable)")

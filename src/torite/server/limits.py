@@ -14,7 +14,10 @@ for its own messages): ``burst`` at once, then ``rate`` per second.  What happen
 * an address whose connection was so closed may not open a WebSocket for ``flood_cooldown``
   seconds (refused before the handshake, which costs the server next to nothing);
 * sockets beyond ``sockets_per_address`` from one address, or ``sockets_per_table`` at one
-  table, get the error ``too_many_sockets`` and are closed.
+  table, get the error ``too_many_sockets`` and are closed;
+* an address that opens more than ``connects_per_second`` sockets a second (past a burst of
+  ``connects_burst``) is refused before the handshake (4429), cheaply: joining and leaving a
+  table in a loop cannot make the server send whole states as fast as it can accept sockets.
 
 An honest client never meets any of them (a person sends a few messages a second at most,
 opens a table a minute, and a tab or two).  Limits hold per server process.
@@ -78,6 +81,10 @@ class ServerLimits:
     send_timeout: float = 30.0  # seconds a send may wait for a client that does not read
     sockets_per_address: int = 32
     sockets_per_table: int = 300
+    #: WebSocket connections one address may open a second (``connects_burst`` at once): past
+    #: it one is refused before the handshake, so a storm of joins and leaves costs next to nothing
+    connects_per_second: float = 10.0
+    connects_burst: int = 100
     #: origins besides the server's own (``scheme://host[:port]``) whose pages may open tables,
     #: act and connect: the address players use when a proxy rewrites the Host header
     allowed_origins: tuple[str, ...] = ()
@@ -89,13 +96,13 @@ class ServerLimits:
 
     def __post_init__(self) -> None:
         for name in ("tables_per_minute", "messages_per_second", "address_messages_per_second", "send_timeout",
-                     "flood_cooldown",
+                     "flood_cooldown", "connects_per_second",
                      "unjoined_minutes", "idle_hours", "retention_days", "prune_every_seconds",
                      "expire_every_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         for name in ("tables_burst", "messages_burst", "address_messages_burst", "message_queue", "flood_close",
-                     "max_outbox", "sockets_per_address", "sockets_per_table"):
+                     "max_outbox", "sockets_per_address", "sockets_per_table", "connects_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         for origin in self.allowed_origins:
@@ -107,6 +114,9 @@ class ServerLimits:
 
     def message_limiter(self) -> RateLimiter:
         return RateLimiter(self.messages_per_second, self.messages_burst)
+
+    def connect_limiter(self) -> RateLimiter:
+        return RateLimiter(self.connects_per_second, self.connects_burst)
 
     def address_message_limiter(self) -> RateLimiter:
         return RateLimiter(self.address_messages_per_second, self.address_messages_burst)

@@ -244,8 +244,10 @@ async def table_socket(ws: WebSocket) -> None:
         return
     address = client_key(ws)
     penalties: dict[str, float] = ws.app.state.penalties
-    if penalties.get(address, 0.0) > time.monotonic():
-        await ws.close(code=4429)  # an address that just flooded: refused before the handshake, cheaply
+    if penalties.get(address, 0.0) > time.monotonic() or ws.app.state.connect_limiter.allow(address) > 0:
+        # an address that just flooded, or opens sockets faster than anyone playing would:
+        # refused before the handshake, cheaply
+        await ws.close(code=4429)
         return
     await ws.accept()
     try:

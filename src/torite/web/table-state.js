@@ -25,6 +25,7 @@ export const S = {
   summaries: [],       // round ends waiting to be shown: [{data, round, explain}]
   roundsSeen: 0,       // round-end lines received so far
   roundTricks: [],     // tricks won this round by seat, counted from the trick lines
+  overSeen: false,     // the game's end was shown (live, or on joining a finished game)
   lastSummary: null,   // the newest summary, for the buttons that reopen it
   hint: null,          // the hint for the decision on show: {n, action, label, reason}
   showLast: false,     // the last trick's panel is open

@@ -127,6 +127,11 @@ function onMessage(msg) {
     S.logLines.push(...msg.log);
     if (typeof msg.now === "number") S.skew = Date.now() / 1000 - msg.now;
     noteMoments(msg.log, full);
+    if (msg.over && !S.overSeen) {
+      S.overSeen = true;
+      // a game that ended before this page joined: its end opens as if it had been watched
+      if (full && S.lastSummary) S.summaries.push(S.lastSummary);
+    }
     if (S.hint && (!S.last || msg.n !== S.hint.n)) S.hint = null;
     S.last = msg;
     S.busy = false;
