@@ -22,9 +22,12 @@ from pathlib import Path
 
 #: the modules the compiled build compiles (paths under ``src/``), chosen by the profile: the
 #: kit and what it calls on every decision, every game's rules and rule-of-thumb bot, the search
-#: bots and the loop that lets bots play.  ``engine/base.py`` (the protocol's abstract classes)
-#: and ``engine/kit/game.py`` (a game's declarations) stay interpreted: a game class is read once
-#: per state, and interpreted, a subclass's narrower ``game`` type is the same object to mypyc.
+#: bots and the loop that lets bots play.  ``engine/base.py`` (the protocol's abstract classes),
+#: ``engine/kit/gamedata.py`` (a game's declarations) and ``engine/kit/game.py`` (the factory of
+#: its states) stay interpreted: a game class is read once per state, and interpreted, a
+#: subclass's narrower ``game`` type is the same object to mypyc.  A compiled rules module
+#: imports ``TrickGame`` from ``engine/kit/game.py`` itself: mypyc reads the base of the game's
+#: (Python) class from the module that defines it, which a compiled module must have imported.
 COMPILED: tuple[str, ...] = (
     "torite/cards.py",
     "torite/engine/trick.py",
@@ -35,6 +38,7 @@ COMPILED: tuple[str, ...] = (
     "torite/engine/kit/tables.py",
     "torite/engine/kit/deals.py",
     "torite/engine/kit/views.py",
+    "torite/engine/kit/statedata.py",
     "torite/engine/kit/classinfo.py",
     "torite/engine/kit/state.py",
     "torite/engine/kit/determinizer.py",

@@ -34,9 +34,12 @@ A game whose knowledge does not fit the declarations has two escape hatches, use
 ``observe_extra`` / ``restore_extra`` for the observation keys it declares as :class:`View`,
 and ``arrange`` to order a sampled pile.
 
-Modules: ``declarations`` (what a game declares), ``game`` (:class:`TrickGame`), ``state`` (the
-round flow and the protocol), ``views``, ``determinizer``, ``schema``, ``tables`` (the speed
-tables of the hot path).
+Modules, each standing on those before it: ``tables`` (the speed tables of the hot path),
+``declarations`` (the kinds of what a game declares), ``gamedata`` (a game's declarations and
+what they fix), ``statedata`` (a state's attributes and the hooks a game writes, with the kit's
+defaults), ``classinfo`` (what the kit reads once from a state class), ``deals``, ``views``,
+``schema``, ``state`` (:class:`TrickState`: the round flow and the protocol), ``determinizer``,
+``game`` (:class:`TrickGame`: the factory of a game's states, its determinizer and schema).
 """
 
 from torite.engine.draws import shuffle

@@ -3,21 +3,19 @@ overrides (those left at the kit's defaults are not called on the hot path), its
 and for ``clone`` its own attributes and which of them are lists to copy.
 
 Apart from :mod:`torite.engine.kit.state` because it is about the state *class*, read once, not
-about a game in progress; the state module hands it the kit's class, so this module needs the
-state module only for its types.
+about a game in progress.  A hook is the kit's default while the class has
+:class:`~torite.engine.kit.statedata.StateData`'s own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from torite.engine.base import Action
 from torite.engine.kit.declarations import Encode
-from torite.engine.kit.game import TrickGame
-
-if TYPE_CHECKING:
-    from torite.engine.kit.state import TrickState
+from torite.engine.kit.gamedata import GameData
+from torite.engine.kit.statedata import StateData
 
 #: per state class, the phase table: phase -> (legal, apply, quick) functions
 PhaseTable = dict[str, tuple[Callable[..., list[Action]], Callable[..., None], Callable[..., bool] | None]]
@@ -29,16 +27,15 @@ class ClassInfo:
     kit's defaults are not called on the hot path), its phase table, and for ``clone`` its own
     attributes and which of them are lists to copy."""
 
-    def __init__(self, cls: type[TrickState[Any]], game: TrickGame, kit: type[TrickState[Any]],
-                 kit_attributes: frozenset[str]) -> None:
-        self.played = cls.card_played is not kit.card_played
-        self.full = cls.trick_full is not kit.trick_full
-        self.after = cls.AFTER_PLAY_CARDS if cls.after_play is not kit.after_play else 0
-        self.taken = cls.trick_taken is not kit.trick_taken
-        self.clear = cls.clear_trick_hook is not kit.clear_trick_hook
-        self.round = cls.round_over is not kit.round_over
+    def __init__(self, cls: type[StateData[Any]], game: GameData, kit_attributes: frozenset[str]) -> None:
+        self.played = cls.card_played is not StateData.card_played
+        self.full = cls.trick_full is not StateData.trick_full
+        self.after = cls.AFTER_PLAY_CARDS if cls.after_play is not StateData.after_play else 0
+        self.taken = cls.trick_taken is not StateData.trick_taken
+        self.clear = cls.clear_trick_hook is not StateData.clear_trick_hook
+        self.round = cls.round_over is not StateData.round_over
         self.phases = phase_table(cls, game)
-        # the game's trick slots (``TrickGame.__init_subclass__``), read on every trick
+        # the game's trick slots (``GameData.__init_subclass__``), read on every trick
         self.slot_reset: tuple[tuple[str, Any], ...] = game._SLOT_RESET
         self.slot_plain: tuple[tuple[str, str], ...] = game._SLOT_PLAIN
         self.slot_encode: tuple[tuple[str, str, Encode], ...] = game._SLOT_ENCODE
@@ -60,21 +57,20 @@ class ClassInfo:
 
 
 #: per state class, what the kit reads from it (made on its first state)
-_CLASSES: Final[dict[type[TrickState[Any]], ClassInfo]] = {}
+_CLASSES: Final[dict[type[StateData[Any]], ClassInfo]] = {}
 
 
-def class_info(cls: type[TrickState[Any]], game: TrickGame, kit: type[TrickState[Any]],
-               kit_attributes: frozenset[str]) -> ClassInfo:
-    """The state class's :class:`ClassInfo`, made on its first state.  ``kit`` is the kit's
-    :class:`~torite.engine.kit.state.TrickState` (whose hooks tell which the class overrides) and
-    ``kit_attributes`` the attributes ``clone`` copies as the kit's own."""
+def class_info(cls: type[StateData[Any]], game: GameData, kit_attributes: frozenset[str]) -> ClassInfo:
+    """The state class's :class:`ClassInfo`, made on its first state.  ``kit_attributes`` are the
+    attributes ``clone`` copies as the kit's own (the state module's to say: ``clone`` is
+    there)."""
     info = _CLASSES.get(cls)
     if info is None:
-        info = _CLASSES[cls] = ClassInfo(cls, game, kit, kit_attributes)
+        info = _CLASSES[cls] = ClassInfo(cls, game, kit_attributes)
     return info
 
 
-def phase_table(cls: type[TrickState[Any]], game: TrickGame) -> PhaseTable:
+def phase_table(cls: type[StateData[Any]], game: GameData) -> PhaseTable:
     """Each declared phase's ``legal_``, ``apply_`` and optional ``is_legal_`` functions: a
     phase the state class does not write is an error at its first state, not at its first
     decision."""

@@ -4,18 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from torite.engine.draws import COMPILED, shuffle
 from torite.engine.kit.declarations import card_list
+from torite.engine.kit.gamedata import GameData
+from torite.engine.kit.statedata import StateData
 from torite.engine.kit.tables import BIT
 
-if TYPE_CHECKING:
-    from torite.engine.kit.game import TrickGame
-    from torite.engine.kit.state import TrickState
 
-
-def check(game: TrickGame, index: int, d: Mapping[str, Any]) -> tuple[list[list[int]], dict[str, list[int]]]:
+def check(game: GameData, index: int, d: Mapping[str, Any]) -> tuple[list[list[int]], dict[str, list[int]]]:
     """The hands and dealt piles of explicit deal number ``index``, or a ValueError naming what
     is wrong with it (the game checks its own keys after)."""
     n, size = game.num_players, game.hand_size
@@ -46,11 +44,11 @@ def check(game: TrickGame, index: int, d: Mapping[str, Any]) -> tuple[list[list[
     return hands, dealt
 
 
-def deal(state: TrickState[Any]) -> Mapping[str, Any] | None:
+def deal(state: StateData[Any]) -> Mapping[str, Any] | None:
     """Set the hands and the dealt piles of ``state``: its next explicit deal (one per deal
     attempt) or a shuffle, again while the game's ``void_deal`` throws the deal in; returns the
     explicit deal used, if any."""
-    game: TrickGame = state.game  # typed: the state's own parameter is Any here
+    game: GameData = state.game  # typed: the state's own parameter is Any here
     n = state.n
     size, order, piles = game.deal_plan()
     every_pile = game.PILES

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts, parse_card
 from torite.engine.draws import shuffle
 from torite.engine.kit.declarations import CARD, Pile, Place
+from torite.engine.kit.gamedata import GameData
+from torite.engine.kit.state import TrickState
 from torite.engine.sampling import deal_constrained
 from torite.engine.trick import suits_of
-
-if TYPE_CHECKING:
-    from torite.engine.kit.game import TrickGame
-    from torite.engine.kit.state import TrickState
 
 
 class KitDeterminizer:
@@ -28,14 +26,16 @@ class KitDeterminizer:
     then hidden cards dealt again), so a search bot using it cannot see more than its seat may.
     """
 
-    def __init__(self, game: TrickGame, obs: Mapping[str, Any]) -> None:
+    def __init__(self, template: TrickState[Any], obs: Mapping[str, Any]) -> None:
+        """``template``: an empty state of the game (``STATE(game, shell=True)``), which the
+        observation fills in; every sample is a copy of it."""
         seat = obs["seat"]
         if seat is None:
             raise ValueError("a spectator's observation cannot be determinized")
+        game: GameData = template.game  # typed: the state's own parameter is Any here
         self.game = game
         self.seat: int = seat
-        st = game.STATE(game, shell=True)
-        self.template = st
+        st = self.template = template
         _restore(st, game, obs)
         n = st.n
         # where the hidden cards go: (place, size) with what each may not hold
@@ -136,7 +136,7 @@ class KitDeterminizer:
         return st
 
 
-def _restore(st: TrickState[Any], game: TrickGame, obs: Mapping[str, Any]) -> None:
+def _restore(st: TrickState[Any], game: GameData, obs: Mapping[str, Any]) -> None:
     """A state with every field an observation shows; hidden cards left as -1 / absent."""
     n = obs["num_players"]
     seat = obs["seat"]

@@ -1,118 +1,23 @@
-"""A game on the kit: its declarations, read once, and the factory of its states."""
+"""A game on the kit: its declarations (:class:`~torite.engine.kit.gamedata.GameData`) and the
+factory of what they make: its states, the determinizer the search bots sample from, and its
+schema."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from torite.engine.base import Action, Game
-from torite.engine.kit.declarations import (
-    CARD,
-    PLAY,
-    REST,
-    THE_CARD,
-    DealChance,
-    Encode,
-    Field,
-    Pile,
-    Role,
-    TrickSlot,
-    View,
-    _same,
-)
 from torite.engine.kit.determinizer import KitDeterminizer
+from torite.engine.kit.gamedata import GameData
 from torite.engine.kit.schema import schema
-from torite.engine.kit.tables import Notation, notation
-from torite.engine.phases import Card, Phase
-
-if TYPE_CHECKING:
-    from torite.engine.kit.state import TrickState
+from torite.engine.kit.state import TrickState
 
 
-def _text(card: int, nt: Notation) -> str:
-    return nt.texts[card]
-
-
-class TrickGame(Game):
-    """A game on the kit: declarations only; states come from ``STATE``.
-
-    ``PHASES`` declares every decision (its name, the forms of action it offers, whether seats
-    decide at once); the state class writes ``legal_<phase>`` and ``apply_<phase>`` for each
-    (the kit writes ``play``'s).  A game whose offer depends on its options (Mighty's lowest
-    bid) overrides :meth:`phases`."""
+class TrickGame(GameData):
+    """A game on the kit: declarations only (:class:`GameData`); states come from ``STATE``,
+    the game's :class:`TrickState` subclass."""
 
     STATE: ClassVar[type[TrickState[Any]]]
-    PHASES: ClassVar[tuple[Phase, ...]] = (Phase(PLAY, (Card("play"),)),)
-    PILES: ClassVar[tuple[Pile, ...]] = ()
-    FIELDS: ClassVar[tuple[Field, ...]] = ()
-    #: observation keys the game computes in ``observe_extra`` (declared, not stored)
-    VIEWS: ClassVar[tuple[View, ...]] = ()
-    ROLES: ClassVar[tuple[Role, ...]] = ()
-    TRICK_SLOTS: ClassVar[tuple[TrickSlot, ...]] = ()
-    #: keys a game's ``trick_taken`` adds to each finished trick's record (``tricks``)
-    TRICK_FACTS: ClassVar[tuple[View, ...]] = ()
-    #: the trick slot (its attribute) marking face-down cards of the current trick, if any
-    TRICK_FACE_DOWN: ClassVar[str | None] = None
-    #: the number of players, or the name of the option that sets it
-    PLAYERS: ClassVar[int | str] = 4
-    #: the cards of the deck in the order a shuffle starts from (override ``deck`` when the
-    #: options change it)
-    DECK: ClassVar[tuple[int, ...]] = tuple(range(52))
-    #: explicit-deal keys besides ``hands`` and the dealt piles (checked by ``check_deal``)
-    DEAL_EXTRAS: ClassVar[tuple[str, ...]] = ()
-
-    #: phases in which several seats decide at once (``pending`` holds them), from ``PHASES``
-    SIMULTANEOUS: ClassVar[frozenset[str]] = frozenset()
-    _SLOT_CARD: ClassVar[tuple[tuple[str, str], ...]] = ()
-    _SLOT_RESET: ClassVar[tuple[tuple[str, Any], ...]] = ()
-    _SLOT_PLAIN: ClassVar[tuple[tuple[str, str], ...]] = ()
-    _SLOT_ENCODE: ClassVar[tuple[tuple[str, str, Encode], ...]] = ()
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls.SIMULTANEOUS = frozenset(p.name for p in cls.PHASES if p.simultaneous)
-        cls._SLOT_CARD = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.default == THE_CARD)
-        cls._SLOT_RESET = tuple((t.attr, -1 if t.default == THE_CARD else t.default) for t in cls.TRICK_SLOTS)
-        # a finished trick's slots are all set: cards encode without the -1 check
-        cls._SLOT_PLAIN = tuple((t.attr, t.key) for t in cls.TRICK_SLOTS if t.kind.encode is _same)
-        # a finished trick's card slots are all set: written without the -1 check
-        cls._SLOT_ENCODE = tuple((t.attr, t.key, _text if t.kind is CARD else t.kind.encode)
-                                 for t in cls.TRICK_SLOTS if t.kind.encode is not _same
-                                 and t.default != THE_CARD)
-
-    @property
-    def num_players(self) -> int:
-        n = self.PLAYERS if isinstance(self.PLAYERS, int) else self.options[self.PLAYERS]
-        assert isinstance(n, int)
-        return n
-
-    @property
-    def deck(self) -> tuple[int, ...]:
-        """The cards of the deck, in the order a shuffle starts from."""
-        return self.DECK
-
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each hand."""
-        raise NotImplementedError
-
-    @property
-    def notation(self) -> Notation:
-        """How this game writes its cards (its deck's: one joker is ``JK``)."""
-        found: Notation | None = self.__dict__.get("_notation")
-        if found is None:
-            found = self.__dict__["_notation"] = notation(self.deck)
-        return found
-
-    def card_text(self, card: int) -> str:
-        return self.notation.texts[card]
-
-    def action_text(self, action: Action) -> str:
-        return self.notation.action(action)
-
-    def phases(self) -> tuple[Phase, ...]:
-        """The decision phases under these options (``PHASES`` unless a game narrows them)."""
-        return self.PHASES
 
     def new_state(self, seed: int | None = None, *, dealer: int | None = None,
                   max_rounds: int | None = None, deals: Sequence[Mapping[str, Any]] = (),
@@ -120,7 +25,7 @@ class TrickGame(Game):
         return self.STATE(self, seed, dealer, max_rounds, deals, first_round)
 
     def determinizer(self, obs: Mapping[str, Any]) -> KitDeterminizer:
-        return KitDeterminizer(self, obs)
+        return KitDeterminizer(self.STATE(self, shell=True), obs)
 
     def schema(self) -> dict[str, Any]:
         """One JSON description of this game under its options (``docs/schema.md``); made once
@@ -129,29 +34,3 @@ class TrickGame(Game):
         if made is None:
             made = self.__dict__["_schema"] = schema(self)
         return made
-
-    def deal_plan(self) -> tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]]:
-        """What every deal reads: the hand size, the deck in the order a shuffle starts from, and
-        the dealt piles with their sizes; made once (the options are fixed)."""
-        plan: tuple[int, tuple[int, ...], tuple[tuple[Pile, int], ...]] | None = self.__dict__.get("_deal_plan")
-        if plan is None:
-            plan = self.__dict__["_deal_plan"] = (self.hand_size, tuple(self.deck), tuple(self.dealt_piles()))
-        return plan
-
-    def deal_chance(self) -> DealChance | None:
-        """What chance draws in a round besides its cards (:class:`DealChance`); None when a
-        deal card by card cannot be an explicit deal of this game."""
-        return DealChance()
-
-    def dealt_piles(self) -> list[tuple[Pile, int]]:
-        """The piles the deal fills, with their sizes (``REST`` resolved)."""
-        out = []
-        left = len(self.deck) - self.num_players * self.hand_size
-        for p in self.PILES:
-            if p.deal > 0:
-                out.append((p, p.deal))
-                left -= p.deal
-        for p in self.PILES:
-            if p.deal == REST:
-                out.append((p, left))
-        return out

@@ -10,10 +10,9 @@ once and this module publishes them.  ``docs/schema.md`` documents the format; i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from torite.engine.kit.game import TrickGame
+from torite.engine.kit.gamedata import GameData
 
 SCHEMA_VERSION = 1
 
@@ -27,13 +26,13 @@ COMMON_KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
-def _bounds(game: TrickGame) -> dict[str, Any]:
+def _bounds(game: GameData) -> dict[str, Any]:
     b = game.bounds()
     return {"round_score": list(b.round_score), "round_actions": b.round_actions,
             "round_return": list(b.returns(game.SCORE_SIGN)), "thrown_in_actions": b.thrown_in_actions}
 
 
-def schema(game: TrickGame) -> dict[str, Any]:
+def schema(game: GameData) -> dict[str, Any]:
     """The description of ``game`` (its options fixed): JSON-ready, the same for every seed."""
     return {
         "schema_version": SCHEMA_VERSION,

@@ -5,16 +5,14 @@ and ``observe_extra`` adds the game's declared views."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from torite.cards import SUITS, mask_of_texts
 from torite.engine.base import ALL_SEATS
 from torite.engine.kit.declarations import CARD, OVER, THE_CARD, Field, Pile, Place, Role
+from torite.engine.kit.gamedata import GameData
+from torite.engine.kit.statedata import StateData
 from torite.engine.kit.tables import copy_json
-
-if TYPE_CHECKING:
-    from torite.engine.kit.game import TrickGame
-    from torite.engine.kit.state import TrickState
 
 
 def sees(mask: int, seat: int | None) -> bool:
@@ -22,11 +20,11 @@ def sees(mask: int, seat: int | None) -> bool:
     return mask == ALL_SEATS or (seat is not None and bool(mask >> seat & 1))
 
 
-def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
+def observation(state: StateData[Any], seat: int | None) -> dict[str, Any]:
     """Everything ``seat`` (``None``: a spectator) may know, as JSON-ready data."""
     n = state.n
     me = seat if seat is not None and 0 <= seat < n else -1
-    game: TrickGame = state.game  # typed: the state's own parameter is Any here
+    game: GameData = state.game  # typed: the state's own parameter is Any here
     nt = state.notation
     phase = state.phase
     simultaneous = phase in game.SIMULTANEOUS
@@ -60,7 +58,7 @@ def observation(state: TrickState[Any], seat: int | None) -> dict[str, Any]:
     return obs
 
 
-def trick_entries(state: TrickState[Any]) -> list[dict[str, Any]]:
+def trick_entries(state: StateData[Any]) -> list[dict[str, Any]]:
     """The current trick as an observation shows it: each card (None face down) with its
     seat and its declared slots."""
     nt = state.notation
@@ -78,7 +76,7 @@ def trick_entries(state: TrickState[Any]) -> list[dict[str, Any]]:
     return trick
 
 
-def declared(state: TrickState[Any], seat: int | None, obs: dict[str, Any]) -> None:
+def declared(state: StateData[Any], seat: int | None, obs: dict[str, Any]) -> None:
     """Write into ``obs`` what the game declares: its piles (to the seats that see them), its
     fields (a private one: the seat's own item), its roles (hidden until revealed, but from
     their own seat) and its views (``observe_extra``)."""
@@ -93,7 +91,7 @@ def declared(state: TrickState[Any], seat: int | None, obs: dict[str, Any]) -> N
     state.observe_extra(seat, obs)
 
 
-def pile_view(state: TrickState[Any], p: Pile, seat: int | None) -> tuple[int, list[str | None] | None]:
+def pile_view(state: StateData[Any], p: Pile, seat: int | None) -> tuple[int, list[str | None] | None]:
     """A pile's size, and its cards (face-down ones None, top first if so declared) to a seat
     that sees it, None to the others."""
     cards: list[int] = getattr(state, p.name)
@@ -105,7 +103,7 @@ def pile_view(state: TrickState[Any], p: Pile, seat: int | None) -> tuple[int, l
     return len(cards), shown[::-1] if p.top_first else shown
 
 
-def field_view(state: TrickState[Any], f: Field, me: int) -> Any:
+def field_view(state: StateData[Any], f: Field, me: int) -> Any:
     """A field as seat ``me`` (-1: a spectator) sees it: a private field's own item only."""
     value = getattr(state, f.attr)
     if f.private:
@@ -113,14 +111,14 @@ def field_view(state: TrickState[Any], f: Field, me: int) -> Any:
     return f.kind.encode(value, state.notation)
 
 
-def role_view(state: TrickState[Any], r: Role, me: int) -> tuple[bool, int | None]:
+def role_view(state: StateData[Any], r: Role, me: int) -> tuple[bool, int | None]:
     """Whether a role is revealed, and its seat: hidden (None) until then, but from itself."""
     holder = getattr(state, r.attr)
     revealed = bool(getattr(state, r.revealed_attr))
     return revealed, holder if revealed or (me >= 0 and holder == me) else None
 
 
-def taken(state: TrickState[Any]) -> list[int]:
+def taken(state: StateData[Any]) -> list[int]:
     """Per seat, the cards of the tricks it won this round (from the trick history)."""
     won = [0] * state.n
     for t in state.history:
@@ -128,10 +126,10 @@ def taken(state: TrickState[Any]) -> list[int]:
     return won
 
 
-def known_cards(state: TrickState[Any], seat: int | None) -> int:
+def known_cards(state: StateData[Any], seat: int | None) -> int:
     """Every card whose identity ``seat`` (``None``: a spectator) may know now."""
     n = state.n
-    game: TrickGame = state.game
+    game: GameData = state.game
     me = seat if seat is not None and 0 <= seat < n else -1
     known = state.hands[me] if me >= 0 else 0
     card_slots = [slot for slot in game.TRICK_SLOTS if slot.kind is CARD]
@@ -161,10 +159,10 @@ def known_cards(state: TrickState[Any], seat: int | None) -> int:
     return known
 
 
-def card_places(state: TrickState[Any]) -> dict[str, int]:
+def card_places(state: StateData[Any]) -> dict[str, int]:
     """Where every card is now (a conservation check: each deck card in exactly one place)."""
     places = {str(Place.hand(s)): h for s, h in enumerate(state.hands)}
-    game: TrickGame = state.game
+    game: GameData = state.game
     for p in game.PILES:
         places[p.name] = sum(1 << c for c in getattr(state, p.name))
     places["trick"] = sum(1 << c for c in state.trick)

@@ -42,10 +42,13 @@ from torite.engine.kit import (
     Field,
     Pile,
     Place,
-    TrickGame,
     TrickState,
     word,
 )
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Card, Cards, Choice, Phase, Word
 from torite.engine.summary import row, summary
 from torite.games.glapgos.melds import RANK_MASKS, best_melds

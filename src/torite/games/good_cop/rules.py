@@ -30,10 +30,13 @@ from torite.engine.kit import (
     Pile,
     Place,
     Role,
-    TrickGame,
     TrickState,
     View,
 )
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.summary import row, step, summary
 from torite.engine.trick import plain_winner
 

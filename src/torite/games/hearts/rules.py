@@ -28,7 +28,11 @@ from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
-from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickGame, TrickState, word
+from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickState, word
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Card, Phase
 from torite.engine.summary import row, summary
 

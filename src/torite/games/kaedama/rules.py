@@ -33,13 +33,16 @@ from torite.engine.kit import (
     Field,
     Pile,
     Place,
-    TrickGame,
     TrickSlot,
     TrickState,
     View,
     card_list,
     word,
 )
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Card, Phase, Word
 from torite.engine.summary import row, summary
 

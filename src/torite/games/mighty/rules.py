@@ -42,7 +42,6 @@ from torite.engine.kit import (
     Pile,
     Place,
     Role,
-    TrickGame,
     TrickState,
     View,
     seen_by_seat,
@@ -50,6 +49,10 @@ from torite.engine.kit import (
 )
 from torite.engine.kit import CONTRACT as CONTRACT_KIND
 from torite.engine.kit import SUIT as SUIT_KIND
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Contract, Phase
 from torite.engine.summary import row, step, summary
 from torite.games.mighty.basics import (

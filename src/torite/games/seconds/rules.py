@@ -29,7 +29,11 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.engine.base import Bounds, OptionSpec, Result
-from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickGame, TrickState, View, word
+from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickState, View, word
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.summary import row, step, summary
 
 NUM_PLAYERS: Final = 4

@@ -38,7 +38,6 @@ from torite.engine.kit import (
     Field,
     Pile,
     Place,
-    TrickGame,
     TrickSlot,
     TrickState,
     View,
@@ -46,6 +45,10 @@ from torite.engine.kit import (
     seen_when,
     word,
 )
+
+# from its own module: compiled, mypyc makes the game's class on a base it reads from the
+# module that defines it, which this module must have imported
+from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
 from torite.engine.summary import row, summary
 from torite.engine.trick import plain_winner, play_actions
