@@ -5,6 +5,7 @@ a bystander still answered."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import random
@@ -264,6 +265,45 @@ def test_sockets_past_the_per_table_and_per_address_limits_are_refused() -> None
                 assert join(again, None)["type"] == "state"
 
 
+def test_an_address_opening_sockets_too_fast_is_refused_before_the_handshake_after_a_wait() -> None:
+    # a storm of joins and leaves from one address: past the burst each socket is refused before
+    # the handshake, and only after a wait, so a client retrying in a loop is slowed down
+    limits = ServerLimits(connects_per_second=0.01, connects_burst=3, refusal_delay=0.3)
+    with TestClient(create_app("sqlite://", limits=limits)) as c:
+        t = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
+        url = f"/ws/tables/{t['id']}"
+        for _ in range(3):
+            with c.websocket_connect(url) as ws:
+                assert join(ws, None)["type"] == "state"
+        began = time.monotonic()
+        with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(url):
+            pass
+        assert refused.value.code == 4429 and time.monotonic() - began >= 0.3
+        assert c.get(f"/api/tables/{t['id']}").status_code == 200  # the rest of the site still answers
+
+
+def test_refusals_wait_for_at_most_so_many_sockets_of_an_address_at_once() -> None:
+    # what a refused socket holds while it waits is bounded: past ``refusal_holds`` of one
+    # address waiting, the next is refused at once
+    from torite.server.sockets import _hold
+
+    async def go() -> list[float]:
+        limits = ServerLimits(refusal_delay=0.3, refusal_holds=2)
+        held: dict[str, int] = {}
+
+        async def one() -> float:
+            began = time.monotonic()
+            await _hold(held, "10.0.0.9", limits)
+            return time.monotonic() - began
+
+        waits = await asyncio.gather(*(one() for _ in range(4)))
+        assert held == {}  # nothing is left counted
+        return waits
+
+    waits = sorted(asyncio.run(go()))
+    assert waits[0] < 0.1 and waits[1] < 0.1 and waits[2] >= 0.3 and waits[3] >= 0.3
+
+
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
 def test_a_page_of_another_site_can_neither_connect_nor_post(client: TestClient, origin: str) -> None:
     """Issue 26, items 3 and 6: the WebSocket's Origin is checked, and a state-changing request
@@ -399,7 +439,7 @@ def test_a_database_outage_is_a_503_said_once_in_the_log_and_play_resumes_after(
 
 def test_a_flooding_connection_is_closed_and_its_address_waits_before_connecting_again() -> None:
     limits = ServerLimits(messages_per_second=5, messages_burst=1, message_queue=2, flood_close=5,
-                          flood_cooldown=60)
+                          flood_cooldown=60, refusal_delay=0.1)
     with TestClient(create_app("sqlite://", limits=limits)) as c:
         t = c.post("/api/tables", json={"game": GAME, "seats": [{"kind": "human"}] * 3}).json()
         with c.websocket_connect(f"/ws/tables/{t['id']}") as ws:

@@ -204,6 +204,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.address_limiter = limits.address_message_limiter()
     app.state.sockets = SocketCounts()
     app.state.connect_limiter = limits.connect_limiter()
+    app.state.refusals_held = {}
     app.state.replays = replaying.Replays()
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)

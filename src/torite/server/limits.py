@@ -17,7 +17,10 @@ for its own messages): ``burst`` at once, then ``rate`` per second.  What happen
   table, get the error ``too_many_sockets`` and are closed;
 * an address that opens more than ``connects_per_second`` sockets a second (past a burst of
   ``connects_burst``) is refused before the handshake (4429), cheaply: joining and leaving a
-  table in a loop cannot make the server send whole states as fast as it can accept sockets.
+  table in a loop cannot make the server send whole states as fast as it can accept sockets;
+  a refusal before the handshake comes after ``refusal_delay`` seconds, so a client retrying
+  in a loop is slowed to a try every few seconds per socket instead of costing the server a
+  handshake's work each time (at most ``refusal_holds`` sockets of an address wait so).
 
 An honest client never meets any of them (a person sends a few messages a second at most,
 opens a table a minute, and a tab or two).  Limits hold per server process.
@@ -85,6 +88,11 @@ class ServerLimits:
     #: it one is refused before the handshake, so a storm of joins and leaves costs next to nothing
     connects_per_second: float = 10.0
     connects_burst: int = 100
+    #: a socket refused before the handshake waits this long for its answer (at most
+    #: ``refusal_holds`` of one address at once; past that the refusal is at once): refused at
+    #: once, a client that retries in a loop costs a handshake's work a thousand times a second
+    refusal_delay: float = 2.0
+    refusal_holds: int = 256
     #: origins besides the server's own (``scheme://host[:port]``) whose pages may open tables,
     #: act and connect: the address players use when a proxy rewrites the Host header
     allowed_origins: tuple[str, ...] = ()
@@ -102,9 +110,11 @@ class ServerLimits:
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         for name in ("tables_burst", "messages_burst", "address_messages_burst", "message_queue", "flood_close",
-                     "max_outbox", "sockets_per_address", "sockets_per_table", "connects_burst"):
+                     "max_outbox", "sockets_per_address", "sockets_per_table", "connects_burst", "refusal_holds"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
+        if self.refusal_delay < 0:
+            raise ValueError("refusal_delay must be zero or more")
         for origin in self.allowed_origins:
             if "://" not in origin or origin.endswith("/"):
                 raise ValueError(f"an allowed origin is scheme://host[:port], not {origin!r}")

@@ -236,6 +236,21 @@ async def _refuse(ws: WebSocket, code: str, message: str, close: int) -> None:
     await ws.close(code=close)
 
 
+async def _hold(held: dict[str, int], address: str, limits: ServerLimits) -> None:
+    """Wait ``refusal_delay`` before a refusal (a client retrying in a loop waits too, instead of
+    making the server refuse it as fast as it can), holding at most ``refusal_holds`` of one
+    address's sockets so: what waits is an idle coroutine and an open socket, both bounded."""
+    if held.get(address, 0) >= limits.refusal_holds or limits.refusal_delay <= 0:
+        return
+    held[address] = held.get(address, 0) + 1
+    try:
+        await asyncio.sleep(limits.refusal_delay)
+    finally:
+        held[address] -= 1
+        if not held[address]:
+            del held[address]
+
+
 async def table_socket(ws: WebSocket) -> None:
     manager = manager_of(ws)
     limits: ServerLimits = ws.app.state.limits
@@ -246,7 +261,8 @@ async def table_socket(ws: WebSocket) -> None:
     penalties: dict[str, float] = ws.app.state.penalties
     if penalties.get(address, 0.0) > time.monotonic() or ws.app.state.connect_limiter.allow(address) > 0:
         # an address that just flooded, or opens sockets faster than anyone playing would:
-        # refused before the handshake, cheaply
+        # refused before the handshake, cheaply, and slowly
+        await _hold(ws.app.state.refusals_held, address, limits)
         await ws.close(code=4429)
         return
     await ws.accept()
