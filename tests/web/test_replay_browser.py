@@ -176,9 +176,10 @@ def test_the_game_over_offers_the_replay_which_shows_what_hard_would_play(page: 
     assert info["step"] == info["steps"] and info["viewer"] == "open"
     record = Record.from_json(page.request.get(f"{server}/api/tables/{t['id']}/record").json())
     rp = Replay(record)
-    # a seat's decision (the first trick's lead): what hard would play, from that seat's view
-    step = next(k for k in range(rp.steps) if rp.states[k].to_act() and rp.states[k].observation(None)["phase"]
-                == rp.states[rp.tricks()[0] - 1].observation(None)["phase"])
+    # a seat's first choice of a card to play (not a trump or a call, which some deals ask for
+    # first): what hard would play, from that seat's view
+    step = next(k for k in range(rp.steps) if rp.states[k].to_act()
+                and {a.kind for a in rp.states[k].legal_actions(rp.states[k].to_act()[0])} == {"play"})
     seat = rp.states[step].to_act()[0]
     page.select_option("#rp-viewer", str(seat))
     page.evaluate("([k, v]) => window.__torite.goto(k, v)", [step, seat])
