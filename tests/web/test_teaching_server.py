@@ -284,6 +284,9 @@ def test_a_socket_that_names_its_language_gets_its_words_in_that_language_alone_
         assert _langs_in({k: again[k] for k in shown}) == {"ja"}
         assert [line["i"] for line in again["log"]] == lines
         assert all(set(line["text"]) == {"ja"} for line in again["log"])
+        ws.send_json({"type": "hint"})  # a hint comes in the socket's language too
+        hint = recv_until(ws, lambda x: x["type"] == "hint")
+        assert set(hint["label"]) == {"ja"} and (hint["reason"] is None or set(hint["reason"]) == {"ja"})
     # a socket that names none gets every language (what other clients read)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         m = join(ws, None)

@@ -108,7 +108,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             elif kind == "stand_in":
                 manager.stand_in(table, conn.seat, msg.get("seat"))
             else:
-                conn.push(await manager.hint(table, conn.seat))
+                conn.push(await manager.hint(table, conn.seat, conn.lang))
         except TableError as e:
             _err(conn, e.code, str(e))
     elif kind == "act":

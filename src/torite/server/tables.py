@@ -408,9 +408,10 @@ class TableManager(TablePeers):
             table.touch()
             table.wake.set()
 
-    async def hint(self, table: LiveTable, seat: int) -> dict[str, Any]:
+    async def hint(self, table: LiveTable, seat: int, lang: str | None = None) -> dict[str, Any]:
         """A hint for ``seat`` now: the ``normal`` bot's choice from the seat's observation and
-        legal actions only, with its reason, in every language; counted for the record."""
+        legal actions only, with its reason, in ``lang`` (None: every language); counted for
+        the record."""
         if table.settings.get("hints", 1.0) <= 0:
             raise TableError("no_hints", "this table gives no hints")
         state = table.state
@@ -426,7 +427,8 @@ class TableManager(TablePeers):
         except Exception:  # a bot's bug must not leave the asker waiting
             log.exception("no hint for seat %d of table %s", seat, table.id)
             raise TableError("no_hint", "no hint can be made now") from None
-        texts = labels.view_texts(table.game, obs, [action], table.seat_names())
+        langs = None if lang is None else (lang,)
+        texts = labels.view_texts(table.game, obs, [action], table.seat_names(), langs)
         idx = len(table.hints)
         table.hints.append(seat)
         try:
@@ -435,7 +437,7 @@ class TableManager(TablePeers):
             log.exception("cannot store hint %d of table %s", idx, table.id)
         table.touch()
         return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
-                "reason": labels.hint_texts(table.game, reason, table.seat_names())}
+                "reason": labels.hint_texts(table.game, reason, table.seat_names(), langs)}
 
     # ---------------------------------------------------------------- actions
     async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:

@@ -382,12 +382,12 @@ def reason_texts(game: Game, refusals: Mapping[str, Refusal], names: Sequence[st
 
 
 def hint_texts(game: Game, reason: Reason | None, names: Sequence[str | None] | None = None,
-               ) -> dict[str, Rich] | None:
+               langs: Langs = None) -> dict[str, Rich] | None:
     """A bot's reason for its choice (``hints``) in every language; None without one."""
     if reason is None:
         return None
     out: dict[str, Rich] = {}
-    for lang in languages(game):
+    for lang in _of(game, langs):
         try:
             rich = load(game, lang).hint_rich(reason.key, reason.data, names)
         except _RENDER_ERRORS as e:
