@@ -384,7 +384,7 @@ function biddingBox(kind, b, calls, hintAction) {
   // a denomination that is a word (no-trump, 노기루다) heads its column once; its cells show the level
   const head = el("tr");
   for (const d of b.denoms) {
-    const th = el("th", T.SUIT_SYMBOL[d] ? "suit-" + d : null, T.denomination(m.game, d, false));
+    const th = el("th", T.SUIT_SYMBOL[d] ? "suit-" + d : "word", T.denomination(m.game, d, false));
     th.title = T.denomination(m.game, d, true);
     head.appendChild(th);
   }
