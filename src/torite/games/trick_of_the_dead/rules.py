@@ -250,13 +250,8 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
 
     # --------------------------------------------------------------- play
     def playable(self, seat: int) -> int:
-        """Must follow, but a joker may be played at any time."""
-        hand = self.hands[seat]
-        if self.trick and self.led >= 0:
-            follow = hand & SUIT_MASKS[self.led]
-            if follow:
-                return follow | (hand & JOKERS_MASK)
-        return hand
+        """The kit's follow rule, but a joker may be played at any time."""
+        return super().playable(seat) | (self.hands[seat] & JOKERS_MASK)
 
     def card_played(self, seat: int, card: int) -> dict[str, Any]:
         zombies = self.zombies
