@@ -85,7 +85,8 @@ class Connection:
     States are not queued: the table marks the connection dirty and its writer task builds the
     newest state when the socket is ready, so a slow client gets fewer, fresher snapshots.
     Replies (acks, errors, pongs) are queued, at most ``max_outbox`` of them: past that the
-    client is not reading, and ``too_slow`` tells the socket's tasks to close it.  ``inbox``
+    client is not reading, and ``too_slow`` (with ``given_up``, which the socket awaits: its
+    writer may be stuck in a send, its reader waiting for a frame) tells the socket to close.  ``inbox``
     holds the messages read but not yet handled (bounded by the socket's reader).
     """
 
@@ -102,6 +103,7 @@ class Connection:
     closed: bool = False
     max_outbox: int = 100
     too_slow: bool = False
+    given_up: asyncio.Event = field(default_factory=asyncio.Event)
     inbox: deque[str] = field(default_factory=deque)
     inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: the server ends the connection (the table expired): the writer sends what is queued, then closes
@@ -113,9 +115,13 @@ class Connection:
         self.close_code = code
         self.wake.set()
 
+    def give_up(self) -> None:
+        self.too_slow = True
+        self.given_up.set()
+
     def push(self, message: dict[str, Any]) -> None:
         if len(self.outbox) >= self.max_outbox:
-            self.too_slow = True  # nothing more is kept for a client that does not read
+            self.give_up()  # nothing more is kept for a client that does not read
         else:
             self.outbox.append(message)
         self.wake.set()

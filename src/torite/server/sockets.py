@@ -33,7 +33,7 @@ async def _send(ws: WebSocket, conn: Connection, text: str, timeout: float) -> N
         async with asyncio.timeout(timeout):  # no task of its own, unlike wait_for: every frame passes here
             await ws.send_text(text)
     except TimeoutError:
-        conn.too_slow = True
+        conn.give_up()
 
 
 async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float) -> None:
@@ -251,6 +251,32 @@ async def _hold(held: dict[str, int], address: str, limits: ServerLimits) -> Non
             del held[address]
 
 
+async def _read(ws: WebSocket, conn: Connection, limits: ServerLimits, notice: _SlowDown) -> int | None:
+    """Read all the time, whatever the pace of handling (an unread socket would leave the client's
+    keep-alive pongs unread too, and the connection would be dropped); queue what may wait.
+    Returns the close code when the client must be sent away, None when it left."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:
+                _err(conn, "bad_message", "send JSON text frames")
+            elif len(text) > MAX_MESSAGE:
+                _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
+            elif len(conn.inbox) < limits.message_queue:
+                conn.inbox.append(text)
+                conn.inbox_wake.set()
+            else:
+                notice.refuse()
+                if notice.refused >= limits.flood_close:
+                    return 1008
+            if conn.too_slow:
+                return 1008
+    return None
+
+
 async def table_socket(ws: WebSocket) -> None:
     manager = manager_of(ws)
     limits: ServerLimits = ws.app.state.limits
@@ -283,35 +309,20 @@ async def table_socket(ws: WebSocket) -> None:
     writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout))
     handler = asyncio.create_task(_serve_messages(manager, table, conn, limits, ws.app.state.address_limiter,
                                                   address))
-    close_code: int | None = None
     notice = _SlowDown(conn, limits)
+    reader = asyncio.create_task(_read(ws, conn, limits, notice))
+    given_up = asyncio.create_task(conn.given_up.wait())
+    tasks = (reader, writer, handler, given_up)
+    close_code: int | None = None
     try:
-        # read all the time, whatever the pace of handling: an unread socket would leave the
-        # client's keep-alive pongs unread too, and the connection would be dropped
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text")
-            if text is None:
-                _err(conn, "bad_message", "send JSON text frames")
-            elif len(text) > MAX_MESSAGE:
-                _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
-            elif len(conn.inbox) < limits.message_queue:
-                conn.inbox.append(text)
-                conn.inbox_wake.set()
-            else:
-                notice.refuse()
-                if notice.refused >= limits.flood_close:
-                    close_code = 1008
-                    break
-            if conn.too_slow:
-                close_code = 1008
-                break
-            if writer.done() or handler.done():
-                break
-    except WebSocketDisconnect:
-        pass
+        # whichever ends first ends the socket: the client leaves or floods (the reader), or its
+        # replies pile up unread (given up: the writer may be stuck in a send, and the reader
+        # waiting for a frame that never comes, the client's last frames long read)
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if reader.done():
+            close_code = reader.result()
+        if conn.too_slow:
+            close_code = 1008
     finally:
         notice.cancel()
         if close_code == 1008:
@@ -326,8 +337,9 @@ async def table_socket(ws: WebSocket) -> None:
         conn.closed = True
         conn.wake.set()
         conn.inbox_wake.set()
-        writer.cancel()
-        for task in (writer, handler):  # the handler ends after the message in hand, if any
+        for task in (reader, writer, given_up):
+            task.cancel()
+        for task in tasks:  # the handler ends after the message in hand, if any
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         if close_code is not None and not conn.too_slow:
