@@ -21,7 +21,7 @@ def test_the_friend_row_tells_the_friend_and_nobody_else_who_it_is() -> None:
     assert rows(state, 3)["friend"] == "you (secret until you play ♠K)"
     for seat in (0, 1, 2, 4, None):
         assert rows(state, seat)["friend"] == "the holder of ♠K: not known yet"
-    assert rows(state, 3, "ko")["프렌드"] == "나 (♠K을(를) 낼 때까지 비밀)"
+    assert rows(state, 3, "ko")["프렌드"] == "나 (♠K를 낼 때까지 비밀)"
     assert rows(state, 1, "ja")["フレンド"] == "♠Kの持ち主：まだ不明"
 
 
@@ -38,7 +38,7 @@ def test_a_fake_friend_is_told_to_everyone_when_the_president_plays_the_card() -
     assert all(rows(state, s)["friend"] == "nobody: seat 0 plays alone (fake friend)" for s in (1, 4, None))
     game = make_game("mighty")
     line = next(labels.event_text(game, e, "ko") for e in state.events if e.kind == "friend_shown")
-    assert line is not None and line.startswith("♠A은(는) 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
+    assert line is not None and line.startswith("♠A는 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
 
 
 def test_the_game_has_its_words_in_korean_and_japanese() -> None:

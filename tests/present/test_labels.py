@@ -104,8 +104,9 @@ def test_second_person_comes_from_the_data_and_names_replace_seat_numbers() -> N
     assert L.event_text(game, round_, you=1) == "round 2: seat 0 deals"
     assert L.event_text(game, round_, "ja") == "第2ラウンド：ディーラーは席0です"
     assert L.event_text(game, round_, "ko") == "2라운드: 딜러는 0번 자리입니다"
-    assert L.event_text(game, play, "ko", names=["Ann", "나"], you=1) == "내가 좀비 ♦10을(를) 냈습니다"
-    assert L.event_text(game, play, "ko", names=["Ann", "Bob"]) == "Bob이(가) 좀비 ♦10을(를) 냈습니다"
+    assert L.event_text(game, play, "ko", names=["Ann", "나"], you=1) == "내가 좀비 ♦10을 냈습니다"
+    # a particle after a Latin name keeps both forms (its reading is the name's own); after a card, one
+    assert L.event_text(game, play, "ko", names=["Ann", "Bob"]) == "Bob이(가) 좀비 ♦10을 냈습니다"
     assert L.event_text(make_game("kaedama"), Event("kaedama_turn", 0, {"step": 1})) is None
 
 

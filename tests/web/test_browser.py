@@ -5,6 +5,7 @@ Skipped only when /usr/bin/chromium is absent; CI installs it.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import threading
@@ -385,3 +386,20 @@ def test_kaedama_speaks_japanese_at_the_table_and_in_the_lobby(server: str, brow
     assert "切り札" in page.inner_text("#status") and "山札" in page.inner_text("#status")
     play_to_the_end(page)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_the_pages_choose_korean_particles_as_the_server_does(server: str, browser: Browser) -> None:
+    """The pages' own words (strings.js) finish Korean particles in the browser: the same cases
+    as the server's (tests/present/particles.json), and a page string with a card in it."""
+    cases = json.loads((Path(__file__).parents[1] / "present" / "particles.json").read_text(encoding="utf-8"))["cases"]
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.evaluate("() => localStorage.setItem('torite.lang', 'ko')")
+    shown = page.evaluate("(cases) => cases.map(([written]) => window.Torite.particles(written))", cases)
+    assert shown == [c[1] for c in cases]
+    assert page.evaluate("() => window.Torite.t('table.own_card', {card: '♦2'})") == "♦2는 내 손패에 있습니다."
+    assert page.evaluate("() => window.Torite.t('table.own_card', {card: '♦10'})") == "♦10은 내 손패에 있습니다."
+    rich = page.evaluate("() => window.Torite.tRich('table.is_winning', {who: '1번 자리', "
+                         "card: {t: 'card', card: 'AS'}})")
+    assert rich == ["지금 ", "1번 자리", "의 ", {"t": "card", "card": "AS"}, "가 트릭을 이기고 있습니다."]
+    assert page.errors == []  # type: ignore[attr-defined]

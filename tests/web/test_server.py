@@ -19,6 +19,7 @@ with warnings.catch_warnings():
 
 from torite.cards import card_str, iter_bits
 from torite.cli.main import main as cli_main
+from torite.present.labels import korean
 from torite.record import Record, replay
 from torite.server.app import LANGS, WEB_DIR, create_app
 from torite.server.markdown import to_html
@@ -306,7 +307,10 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
     c1, c2 = bury["cards"]
     pair = {"t": "cards", "cards": [c1, c2]}  # a token: each face draws it (♣3 ♣4), never "3C 4C"
-    assert bury["label"] == {"en": ["Bury ", pair], "ja": [pair, "を墓地に送る"], "ko": [pair, "을(를) 묘지로"]}
+    # the particle follows the last card's rank as read (♣5를, ♣10을)
+    ko = korean.finish(c2[:-1] + "을(를) 묘지로")[len(c2) - 1:]
+    assert ko in ("을 묘지로", "를 묘지로")
+    assert bury["label"] == {"en": ["Bury ", pair], "ja": [pair, "を墓地に送る"], "ko": [pair, ko]}
 
 
 def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(client: TestClient) -> None:

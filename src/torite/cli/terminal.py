@@ -24,7 +24,7 @@ from torite.engine.base import Action, Game, IllegalAction, State
 from torite.engine.bot import Bot
 from torite.engine.driver import run
 from torite.present.hint import suggest
-from torite.present.labels import LabelError, Labels, Rich
+from torite.present.labels import LabelError, Labels, Rich, korean
 from torite.present.labels import load as load_labels
 from torite.record import Record, start_record
 from torite.sim import derive_seed
@@ -138,7 +138,7 @@ def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str,
         if labels is not None:
             with contextlib.suppress(LabelError):  # not an action its words can say: as typed
                 what = labels.action_text(action, spoken=True)
-        message = w["not_legal"].format(what=what, n=len(legal))
+        message = korean.finish(w["not_legal"].format(what=what, n=len(legal)))  # 카드는, 카드1은
         why = state.refusal(seat, action) if state is not None and seat is not None and labels is not None else None
         if why is not None and why.rule != "not_now" and labels is not None:  # "not now" says no more
             with contextlib.suppress(LabelError, KeyError, TypeError, ValueError):

@@ -18,6 +18,7 @@ from torite.cards import parse_card
 from torite.engine.base import Action, Event, Game, OptionError, Refusal, State
 from torite.engine.bot import Reason
 from torite.engine.registry import game_class, make_game
+from torite.present.labels import korean
 from torite.present.labels.files import (
     _RENDER_ERRORS,
     COMMON_DIR,
@@ -311,26 +312,39 @@ def _render_teaching(lab: Labels, where: str, refusals: Any, reasons: Any, goals
     errors: dict[str, None] = {}
     for why in refusals:
         try:
-            lab.reason_rich(why.rule, why.data)
+            _finished(lab, f"{where}: reasons.{why.rule}", lab.reason_rich(why.rule, why.data), errors)
         except _RENDER_ERRORS as exc:
             errors[f"{where}: reasons.{why.rule}: {exc}"] = None
     for r in reasons:
         try:
-            lab.hint_rich(r.key, r.data)
+            _finished(lab, f"{where}: hints.{r.key}", lab.hint_rich(r.key, r.data), errors)
         except _RENDER_ERRORS as exc:
             errors[f"{where}: hints.{r.key}: {exc}"] = None
     for opts in goals:
         try:
-            lab.goal_rich(opts)
+            _finished(lab, f"{where}: goal", lab.goal_rich(opts), errors)
         except _RENDER_ERRORS as exc:
             errors[f"{where}: goal: {exc}"] = None
     for d in round_ends:
         for you in (None, 0):
             try:
-                lab.explain_rich(d, None, you)
+                _finished(lab, f"{where}: explain", lab.explain_rich(d, None, you), errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: explain: {exc}"] = None
     return list(errors)
+
+
+def _finished(lab: Labels, where: str, text: Any, errors: dict[str, None]) -> None:
+    """A Korean text whose particle was left in both forms ("이(가)"): what it follows (seat
+    names, cards, numbers here) has a known reading, so the form must have been chosen."""
+    if lab.lang != "ko" or text is None:
+        return
+    if not isinstance(text, str):
+        text = lab.text(text) if not (text and isinstance(text[0], (list, tuple))) else \
+            " / ".join(lab.text(x) if not isinstance(x, str) else x for row in text for x in row)
+    m = korean.DUAL.search(text)
+    if m:
+        errors[f"{where}: a particle left as {m.group()!r} in {text!r}"] = None
 
 
 def _render_all(lab: Labels, where: str,
@@ -341,28 +355,30 @@ def _render_all(lab: Labels, where: str,
     for game, observations, events, actions, facts in samples:
         for obs in observations:
             try:
-                lab.status(obs)
+                for label, value in lab.status(obs):
+                    _finished(lab, f"{where}: status", f"{label}: {value}", errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: status: {exc}"] = None
             try:
-                lab.prompt_rich(obs)
+                _finished(lab, f"{where}: prompt", lab.prompt_rich(obs), errors)
                 lab.roles(obs)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: prompt or roles: {exc}"] = None
         for ev in events:
             for you in (None, *range(game.num_players)):
                 try:
-                    lab.event_text(ev, None, you)
+                    _finished(lab, f"{where}: events.{ev.kind}", lab.event_text(ev, None, you), errors)
                 except _RENDER_ERRORS as exc:
                     errors[f"{where}: {exc}"] = None
         for a in set(actions):
             try:
-                lab.action_text(a)
+                _finished(lab, f"{where}: actions.{a.kind}", lab.action_text(a), errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: {exc}"] = None
         for t in facts[-20:]:
             try:
-                lab.trick_facts(t)
+                for label, value in lab.trick_facts(t):
+                    _finished(lab, f"{where}: trick_facts", f"{label}: {value}", errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: {exc}"] = None
     return list(errors)

@@ -35,7 +35,58 @@
     if (vars) {
       for (const [k, v] of Object.entries(vars)) s = s.split("{" + k + "}").join(String(v));
     }
-    return s;
+    return lang === "ko" && vars ? particles(s) : s;
+  }
+
+  // ---------------------------------------------------------------- Korean particles
+  // A Korean text writes both forms of a particle that follows a value ("이(가)", "을(를)",
+  // "은(는)", "과(와)", "(으)로"); the one the reading of the text before it takes is kept
+  // (카드를, 조커 1이), or both where that reading cannot be known (a name in Latin letters).
+  // The same rules as torite/present/labels/korean.py, tested on the same cases.
+  const PARTICLE_FORMS = { "이(가)": ["이", "가"], "을(를)": ["을", "를"], "은(는)": ["은", "는"],
+    "과(와)": ["과", "와"], "(으)로": ["으로", "로"] };
+  const DUAL = /이\(가\)|을\(를\)|은\(는\)|과\(와\)|\(으\)로/g;
+  const DIGIT_SOUND = { 1: "rieul", 7: "rieul", 8: "rieul", 3: "consonant", 6: "consonant",
+    2: "vowel", 4: "vowel", 5: "vowel", 9: "vowel" };
+
+  // How a text ends when read aloud in Korean: "vowel", "rieul" (ㄹ), "consonant", or null.
+  function finalSound(text) {
+    const s = text.replace(/[ \u00a0’”'")\]」』》〉]+$/, "");
+    if (!s) return null;
+    const last = s[s.length - 1];
+    if (last >= "가" && last <= "힣") {
+      const batchim = (last.charCodeAt(0) - 0xac00) % 28;
+      return batchim === 0 ? "vowel" : batchim === 8 ? "rieul" : "consonant";
+    }
+    if (/\d/.test(last)) {
+      const digits = /\d+$/.exec(s)[0];
+      const significant = digits.replace(/0+$/, "");
+      if (significant !== digits || !significant) return "consonant";  // 십, 백, 천, 만 … and 영
+      return DIGIT_SOUND[significant[significant.length - 1]] || null;
+    }
+    if (/[A-Za-z]/.test(last)) {
+      const word = /[A-Za-z]+$/.exec(s)[0];
+      if (word.length === 1 || (word === word.toUpperCase() && word.length <= 4)) {
+        return "LlRr".includes(last) ? "rieul" : "MmNn".includes(last) ? "consonant" : "vowel";
+      }
+      return null;  // a word in Latin letters: its sound is its own
+    }
+    return "♠♥♦♣♤♡♢♧".includes(last) ? "vowel" : null;
+  }
+
+  function particles(text, before) {
+    if (!text.includes("(")) return text;
+    let done = "";
+    let pos = 0;
+    for (const m of text.matchAll(DUAL)) {
+      done += text.slice(pos, m.index);
+      const sound = finalSound((before || "") + done);
+      const [afterConsonant, afterVowel] = PARTICLE_FORMS[m[0]];
+      done += sound === null ? m[0]
+        : sound === "vowel" || (sound === "rieul" && m[0] === "(으)로") ? afterVowel : afterConsonant;
+      pos = m.index + m[0].length;
+    }
+    return done + text.slice(pos);
   }
 
   // ---------------------------------------------------------------- a game's words
@@ -315,7 +366,13 @@
       pos = m.index + m[0].length;
     }
     if (pos < s.length) out.push(s.slice(pos));
-    return out;
+    if (getLang() !== "ko") return out;
+    const read = [];  // each part as read aloud: what a particle after it follows
+    return out.map((p) => {
+      const done = typeof p === "string" ? particles(p, read.join("")) : p;
+      read.push(typeof p === "string" ? done : tokenText(p, currentGame, true));
+      return done;
+    });
   }
 
   // A short message at the bottom of the page (a term's meaning, a copied link).
@@ -338,6 +395,6 @@
   window.Torite = {
     cardText, cardName, richText, richString, tokenNode, tokenText, contractText, tRich, glossary, notice,
     LANGS, STRINGS, t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, setGame,
-    setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL,
+    setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL, particles,
   };
 })();

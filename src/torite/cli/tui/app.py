@@ -34,7 +34,7 @@ from textual.widgets import Static
 from torite.cards import card_str, parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
 from torite.present.decision import Decision, group, phase_of
-from torite.present.labels import SUIT_SYMBOLS
+from torite.present.labels import SUIT_SYMBOLS, korean
 from torite.present.pages import rules_page
 from torite.record import Record
 
@@ -250,8 +250,8 @@ class TableApp(TablePictures, App[Record | None]):
                 self.act(mp[msg.card])
                 return
         # a refused card says why, in the rules' words ("You must follow suit: you hold ♥.")
-        self.message = self.refused_cards.get(msg.card) or self.w["not_legal"].format(
-            card=self.session.labels.card_text(card_str(msg.card)))
+        self.message = self.refused_cards.get(msg.card) or korean.finish(self.w["not_legal"].format(
+            card=self.session.labels.card_text(card_str(msg.card))))
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
@@ -269,7 +269,7 @@ class TableApp(TablePictures, App[Record | None]):
         if self.ui != Mode.INPUT:
             return
         if msg.action is None:
-            self.message = msg.reason or self.w["not_legal"].format(card=msg.label.strip())
+            self.message = msg.reason or korean.finish(self.w["not_legal"].format(card=msg.label.strip()))
             self.draw()
             return
         self.act(msg.action)

@@ -67,7 +67,9 @@ A TEMPLATE is a text, ``null`` (say nothing), or a variant ``{"text": …, "you"
 a list of variants of which the first whose ``if`` holds is used.  ``you`` is the second-person
 form, used when the event's seat is the reader's own (the terminal passes the person's seat;
 the web table passes none): English needs it ("you play"), Japanese does not, Korean does where
-a particle follows the player ("내가", not "나이(가)").
+a particle follows the player ("내가", not "나이(가)").  A Korean particle after a value is
+written in both forms ("{player}이(가)", "{card|card}을(를)"), and rendering keeps the one the
+value's reading takes ("1번 자리가 ♠A를"; :mod:`torite.present.labels.korean`).
 
 The sections that teach a newcomer (every game has them; the audit checks each):
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 import babel
 
 from torite.cards import RANK_CHARS, card_str, iter_bits
+from torite.present.labels import korean
 from torite.present.labels.templates import (
     _CONTRACT,
     SUIT_SYMBOLS,
@@ -446,6 +447,8 @@ def _render_text(text: _Text, ctx: _Context | Mapping[str, Any], labels: Labels,
             if name == "or" and isinstance(value, _Word):
                 break  # the word stands for the missing value: nothing after it applies
         _append(out, value, labels)
+    if labels.lang == "ko":  # 카드를, 조커 1이: each particle in the form the value before it takes
+        return korean.finish_parts(out, lambda tok: labels.token_text(tok, spoken=True))
     return out
 
 
