@@ -56,7 +56,6 @@ class TrickState(StateData[G]):
         "_simultaneous",
         "_slotted",
         "_taken_hook",
-        "_text_of",
     )
 
     def __init__(self, game: G, seed: int | None = None, dealer: int | None = None, max_rounds: int | None = None,
@@ -100,7 +99,7 @@ class TrickState(StateData[G]):
         that read)."""
         self.game = game
         nt = self.notation = game.notation
-        self._texts, self._text_of = nt.texts, nt.text_of
+        self._texts = nt.texts
         info = self._info = class_info(type(self), game, _KIT_ATTRIBUTES)
         self._played_hook, self._full_hook = info.played, info.full
         self._after_hook = info.after  # the cards whose play calls ``after_play``
@@ -424,7 +423,7 @@ class TrickState(StateData[G]):
         generator of future chance, instead of a copy of this state's (copying a generator is
         most of a clone's time, and a search reseeds its copies anyway)."""
         new = type(self)(self.game, shell=True)
-        new.notation, new._texts, new._text_of = self.notation, self._texts, self._text_of
+        new.notation, new._texts = self.notation, self._texts
         new._played_hook, new._full_hook, new._after_hook = self._played_hook, self._full_hook, self._after_hook
         new._taken_hook, new._clear_hook, new._round_hook = self._taken_hook, self._clear_hook, self._round_hook
         new._slotted, new._phases, new._simultaneous = self._slotted, self._phases, self._simultaneous
