@@ -450,3 +450,22 @@ def test_the_round_summary_explains_the_points_with_the_games_words(tmp_path: Pa
     text = asyncio.run(run())
     assert "Deal 1 is over" in text  # the game says deal
     assert "base score" in text and "point cards taken" in text and "contract" in text
+
+
+@pytest.mark.parametrize(("lang", "label", "said"), [("en", "Double", "Double cannot be chosen now."),
+                                                     ("ko", "더블", "더블은 지금 고를 수 없습니다."),
+                                                     ("ko", "패스", "패스는 지금 고를 수 없습니다.")])
+def test_a_refused_button_without_a_rule_names_itself(lang: str, label: str, said: str) -> None:
+    """A struck-out call with no refusal of its own said " cannot be chosen now." (and in Korean
+    began with a particle, "은(는) …"): it names the button, with the particle its word takes."""
+    async def run() -> None:
+        app = TableApp(Session(make_game("kaedama"), 0, ["random", "random"], 5, lang=lang), records=None,
+                       bot_delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.explain("", label)
+            assert app.message == said
+            app.explain("a rule's reason", label)
+            assert app.message == "a rule's reason"
+
+    asyncio.run(run())

@@ -502,13 +502,15 @@ class TableApp(TablePictures, App[Record | None]):
         for a in d.all_calls:
             if a not in d.calls:
                 why = self.refused_actions.get(a, "")
-                buttons.append((Text(lab.action_label(a.kind), style="dim strike"),
-                                lambda why=why: self.explain(why)))  # type: ignore[misc]
+                label = lab.action_label(a.kind)
+                buttons.append((Text(label, style="dim strike"),
+                                lambda why=why, label=label: self.explain(why, label)))  # type: ignore[misc]
         self._buttons = buttons
         self.query_one(ChoiceBar).show([t for t, _ in buttons])
 
-    def explain(self, why: str) -> None:
-        self.message = why or self.w["not_legal"].format(card="")
+    def explain(self, why: str, label: str) -> None:
+        """A refused button's reason, or at least its name ("Double cannot be chosen now.")."""
+        self.message = why or korean.finish(self.w["not_legal"].format(card=label))
         self.draw()
 
 
