@@ -1,7 +1,7 @@
 """The database of the tests that run on SQLite and on PostgreSQL (``db_url``: PostgreSQL when
 ``TORITE_TEST_POSTGRES`` is set, each test on a database of its own); the bidding test game (Bid
 and Call, ``tests/example_game``: registered for the whole session by ``tests/conftest.py``) and a
-scripted bot for it, registered only while a test asks for it."""
+scripted bot for it, registered only while a test asks for it; the browser of the browser tests."""
 
 from __future__ import annotations
 
@@ -78,3 +78,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, one for each browser-test module (those modules skip
+    themselves where it is absent, so Playwright is imported only here, when one asks)."""
+    from playwright.sync_api import sync_playwright
+
+    from .test_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()

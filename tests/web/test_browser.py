@@ -21,7 +21,7 @@ if not CHROMIUM.exists():
     pytest.skip("browser tests need /usr/bin/chromium (apt-get install chromium)", allow_module_level=True)
 
 import uvicorn  # noqa: E402
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 from torite.server.app import create_app  # noqa: E402
 from torite.server.limits import ServerLimits  # noqa: E402
@@ -59,14 +59,6 @@ def serving(app: Any) -> Iterator[str]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "torite.db"
     yield from serving(create_app(f"sqlite:///{db}", limits=MANY_TABLES))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, *, phone: bool = False, lang: str = "en") -> Page:

@@ -11,13 +11,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from torite.server.app import create_app
 
 from .test_browser import (
-    ARGS,
-    CHROMIUM,
     MANY_TABLES,
     new_page,
     new_table,
@@ -33,14 +31,6 @@ from .test_browser import (
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-table") / "torite.db"
     yield from serving(create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 RAW_CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9JQKA])[CDHS](?![A-Za-z0-9])")

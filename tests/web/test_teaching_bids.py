@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from torite.engine.registry import make_game
 from torite.server.app import create_app
 
-from .test_browser import ARGS, CHROMIUM, MANY_TABLES, new_page, serving, shot, table_data, wait_turn_or_over
+from .test_browser import MANY_TABLES, new_page, serving, shot, table_data, wait_turn_or_over
 from .test_teaching_table import player, state, step
 
 BUILT_IN = ("trick-of-the-dead", "kaedama", "good-cop", "seconds", "umbridge", "glapgos", "hearts", "mighty")
@@ -25,14 +25,6 @@ PHONE = {"width": 390, "height": 844}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-bids") / "torite.db"
     yield from serving(create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(autouse=True)

@@ -12,14 +12,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page
 
 from torite.engine.summary import problems
 from torite.server.app import create_app
 
 from .test_browser import (
-    ARGS,
-    CHROMIUM,
     MANY_TABLES,
     new_page,
     serving,
@@ -34,14 +32,6 @@ from .test_browser import (
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web-teach") / "torite.db"
     yield from serving(create_app(f"sqlite:///{db}", reports_dir=None, limits=MANY_TABLES))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(autouse=True)
