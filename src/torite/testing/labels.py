@@ -33,6 +33,7 @@ from torite.present.labels.templates import (
 )
 from torite.present.labels.words import (
     Labels,
+    Rich,
 )
 
 # ---------------------------------------------------------------- checking a game's labels
@@ -328,20 +329,20 @@ def _render_teaching(lab: Labels, where: str, refusals: Any, reasons: Any, goals
     for d in round_ends:
         for you in (None, 0):
             try:
-                _finished(lab, f"{where}: explain", lab.explain_rich(d, None, you), errors)
+                rows = lab.explain_rich(d, None, you)
+                _finished(lab, f"{where}: explain", " / ".join(f"{k}: {lab.text(v)}" for k, v in rows), errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: explain: {exc}"] = None
     return list(errors)
 
 
-def _finished(lab: Labels, where: str, text: Any, errors: dict[str, None]) -> None:
+def _finished(lab: Labels, where: str, text: str | Rich | None, errors: dict[str, None]) -> None:
     """A Korean text whose particle was left in both forms ("이(가)"): what it follows (seat
     names, cards, numbers here) has a known reading, so the form must have been chosen."""
     if lab.lang != "ko" or text is None:
         return
     if not isinstance(text, str):
-        text = lab.text(text) if not (text and isinstance(text[0], (list, tuple))) else \
-            " / ".join(lab.text(x) if not isinstance(x, str) else x for row in text for x in row)
+        text = lab.text(text)
     m = korean.DUAL.search(text)
     if m:
         errors[f"{where}: a particle left as {m.group()!r} in {text!r}"] = None

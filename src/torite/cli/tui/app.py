@@ -250,8 +250,8 @@ class TableApp(TablePictures, App[Record | None]):
                 self.act(mp[msg.card])
                 return
         # a refused card says why, in the rules' words ("You must follow suit: you hold ♥.")
-        self.message = self.refused_cards.get(msg.card) or korean.finish(self.w["not_legal"].format(
-            card=self.session.labels.card_text(card_str(msg.card))))
+        self.message = self.refused_cards.get(msg.card) or self.not_now(
+            self.session.labels.card_text(card_str(msg.card)))
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
@@ -269,7 +269,7 @@ class TableApp(TablePictures, App[Record | None]):
         if self.ui != Mode.INPUT:
             return
         if msg.action is None:
-            self.message = msg.reason or korean.finish(self.w["not_legal"].format(card=msg.label.strip()))
+            self.message = msg.reason or self.not_now(msg.label.strip())
             self.draw()
             return
         self.act(msg.action)
@@ -509,9 +509,14 @@ class TableApp(TablePictures, App[Record | None]):
         self.query_one(ChoiceBar).show([t for t, _ in buttons])
 
     def explain(self, why: str, label: str) -> None:
-        """A refused button's reason, or at least its name ("Double cannot be chosen now.")."""
-        self.message = why or korean.finish(self.w["not_legal"].format(card=label))
+        """A refused button's reason, or at least its name."""
+        self.message = why or self.not_now(label)
         self.draw()
+
+    def not_now(self, what: str) -> str:
+        """A refusal with no rule to tell: "Double cannot be chosen now." (더블은 …: its particle
+        in the form its word takes)."""
+        return korean.finish(self.w["not_legal"].format(card=what))
 
 
 def play_tui(game: Any, human: int, bots: Sequence[str], seed: int, *, records: Path, lang: str = "en",
