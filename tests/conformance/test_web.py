@@ -167,7 +167,7 @@ def _notation(game: Any, messages: list[Msg]) -> list[str]:
             shown += [(lang, f"reason for {key}", rich) for key, by_lang in m["reasons"][group].items()
                       for lang, rich in by_lang.items()]
         shown += [(lang, "goal", rich) for lang, rich in m["goal"].items()]
-        for lang, rows in m["last_trick"].items():
+        for lang, rows in (m["last_trick"] or {"facts": {}})["facts"].items():
             shown += [(lang, f"last trick {k}", v) for k, v in rows]
         shown += [(lang, f"button {a['text']}", rich) for a in m["legal"] for lang, rich in a["label"].items()]
         shown += [(lang, f"log line {line['i']}", rich) for line in m["log"] for lang, rich in line["text"].items()]

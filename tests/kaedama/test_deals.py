@@ -33,9 +33,9 @@ def deal(hands: Sequence[str] = (HAND_A, HAND_B, HAND_C), stock: str = STOCK,
 
 def example_state(options: Mapping[str, Any] | None = None, *, after: str | None = AFTER,
                   stock: str = STOCK, hands: Sequence[str] = (HAND_A, HAND_B, HAND_C),
-                  rounds: int = 1) -> KaedamaState:
+                  rounds: int = 1, seed: int = 1) -> KaedamaState:
     game = Kaedama({"rounds": rounds, **(options or {})})
-    return game.new_state(1, dealer=2, deals=[deal(hands, stock, after)])
+    return game.new_state(seed, dealer=2, deals=[deal(hands, stock, after)])
 
 
 def do(st: KaedamaState, *texts: str) -> None:
@@ -63,10 +63,14 @@ def test_explicit_deal_gives_each_seat_its_hand_and_the_stock_in_order() -> None
 
 
 def test_without_stock_after_trump_the_stock_is_shuffled_by_the_seed() -> None:
+    """The same seed gives the same order, other seeds other orders (each the same cards): a
+    stock left as dealt would give one order for every seed."""
     one = example_state(after=None)
     two = example_state(after=None)
     assert one.stock == two.stock
-    assert sorted(one.stock) == sorted(cards(STOCK))
+    orders = {tuple(example_state(after=None, seed=seed).stock) for seed in range(12)}
+    assert len(orders) > 3
+    assert all(sorted(o) == sorted(cards(STOCK)) for o in orders)
 
 
 def test_deals_accept_space_separated_text() -> None:

@@ -1,7 +1,7 @@
 """The replay viewer in a real browser (Debian's chromium through Playwright): a short game of
 every game opened from a record file and stepped through forward (every hand open) and back (as
 one seat saw it); at every step the page shows what a fresh replay to that step shows (the
-state message's observation, through ``window.__torite``), and the seat's view never draws a
+state message's seat view, through ``window.__torite``), and the seat's view never draws a
 card the seat did not know then.  A tampered record is refused with the action and the reason,
 over HTTP and in the page; a finished table's game over offers its replay, which opens at the
 end and says what ``hard`` would play at a seat's decision; a table in play is shown to anyone
@@ -20,9 +20,11 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from conformance.harness import cards_text, known_cards
 from torite.cards import parse_card
 from torite.engine.registry import game_ids, make_game
+from torite.present.view import view
 from torite.record import Record
 from torite.replay import Replay
 from torite.server.app import create_app
+from torite.server.viewjson import view_json
 from torite.sim import play
 
 from .test_browser import ARGS, CHROMIUM, MANY_TABLES, new_page, new_table, serving
@@ -44,7 +46,7 @@ STEP_ALL = """async ({button, to}) => {
     f();
   });
   const shown = () => ({
-    step: r().step, viewer: r().viewer, obs: window.__torite.state().obs,
+    step: r().step, viewer: r().viewer, view: window.__torite.state(),
     cards: [...document.querySelectorAll('#table [data-card]')].map((e) => e.dataset.card).filter((c) => c),
     mine: document.getElementById('table').dataset.myTurn,
   });
@@ -89,8 +91,25 @@ def open_file(page: Page, server: str, path: Path) -> None:
     page.set_input_files("#replay-file", str(path))
 
 
-def hands_of(state: Any, n: int) -> list[list[str]]:
-    return [sorted(state.observation(s)["hand"]) for s in range(n)]
+#: what a state message declares of the seat's view, drawn by the page (its words aside)
+VIEW_KEYS = ("phase", "round", "dealer", "hand", "facts", "trick", "last_trick", "piles", "auction", "contract",
+             "trump", "round_scores", "scores", "over")
+
+
+def declared(m: dict[str, Any]) -> dict[str, Any]:
+    out = {k: m[k] for k in VIEW_KEYS}
+    if out["last_trick"] is not None:
+        out["last_trick"] = {k: v for k, v in out["last_trick"].items() if k != "facts"}
+    return out
+
+
+def expected(state: Any, key: int | None) -> dict[str, Any]:
+    """The view a fresh replay gives: ``key``'s, or with every hand laid open (None)."""
+    obs = None
+    if key is None:
+        obs = state.observation(None)
+        obs["hands"] = [state.observation(s)["hand"] for s in range(state.game.num_players)]
+    return declared(view_json(view(state, key, obs=obs), {}))
 
 
 @pytest.mark.parametrize("game_id", [pytest.param(g, id=g) for g in game_ids()])
@@ -102,23 +121,20 @@ def test_every_step_forward_and_back_is_a_fresh_replay_and_a_seat_sees_only_what
     open_file(page, server, path)
     page.wait_for_function("() => window.__torite.replay().steps > 0 && !window.__torite.replay().loading")
     # the ground truth: a fresh game from the record, one action at a time
-    game, state = rec.new_game()
-    n = game.num_players
-    truth = [(state.observation(None), hands_of(state, n), state.observation(SEAT), known_cards(state, SEAT))]
+    _, state = rec.new_game()
+    truth = [(expected(state, None), expected(state, SEAT), known_cards(state, SEAT))]
     for seat, text in rec.actions:
         state.apply_text(seat, text)
-        truth.append((state.observation(None), hands_of(state, n), state.observation(SEAT), known_cards(state, SEAT)))
+        truth.append((expected(state, None), expected(state, SEAT), known_cards(state, SEAT)))
     steps = len(rec.actions)
     assert state.is_over()
 
     forward = page.evaluate(STEP_ALL, {"button": "rp-next", "to": steps})
     assert [x["step"] for x in forward] == list(range(steps + 1))
     for x in forward:
-        spectator, hands, _, _ = truth[x["step"]]
-        obs = dict(x["obs"])
+        laid_open, _, _ = truth[x["step"]]
         assert x["viewer"] == "open" and x["mine"] == "0"
-        assert [sorted(h) for h in obs.pop("hands")] == hands, f"step {x['step']}: the hands"
-        assert obs == spectator, f"step {x['step']} differs from a fresh replay"
+        assert declared(x["view"]) == laid_open, f"step {x['step']} differs from a fresh replay"
 
     page.select_option("#rp-viewer", str(SEAT))
     page.wait_for_function(f"() => window.__torite.replay().viewer === {SEAT} && !window.__torite.replay().loading")
@@ -126,8 +142,8 @@ def test_every_step_forward_and_back_is_a_fresh_replay_and_a_seat_sees_only_what
     assert [x["step"] for x in back] == list(range(steps, -1, -1))
     leaks = []
     for x in back:
-        _, _, seen, known = truth[x["step"]]
-        assert x["viewer"] == SEAT and x["obs"] == seen, f"step {x['step']}: seat {SEAT}'s view differs"
+        _, seen, known = truth[x["step"]]
+        assert x["viewer"] == SEAT and declared(x["view"]) == seen, f"step {x['step']}: seat {SEAT}'s view differs"
         drawn = 0
         for c in x["cards"]:
             drawn |= 1 << parse_card(c)
@@ -214,6 +230,6 @@ def test_a_table_in_play_is_replayed_only_as_a_spectator_sees_it(page: Page, ser
         assert r.status == 200
         m = r.json()
         assert m["replay"]["viewer"] is None and m["replay"]["viewers"] == [None]
-        assert m["hand"] == [] and "hands" not in m["obs"]
+        assert m["hand"] == [] and all(f["open_hand"] is None for f in m["facts"])
     r = page.request.get(f"{server}/api/tables/{t['id']}/replay/suggest?step=0&seat=0")
     assert r.status == 409

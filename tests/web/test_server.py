@@ -302,7 +302,8 @@ def test_hand_is_sent_sorted_and_legal_actions_carry_their_cards(client: TestCli
         m = join(ws, 0, token(t, 0))
     game = make_game(GAME)
     assert m["hand"] == sorted(m["hand"], key=lambda c: game.sort_key(parse_card(c)))
-    assert sorted(m["hand"]) == sorted(m["obs"]["hand"])
+    table = client.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
+    assert sorted(m["hand"]) == sorted(table.state.observation(0)["hand"])
     bury = m["legal"][0]
     assert bury["kind"] == "bury" and len(bury["cards"]) == 2 and set(bury["cards"]) <= set(m["hand"])
     c1, c2 = bury["cards"]
@@ -322,12 +323,13 @@ def test_status_log_and_last_trick_come_in_every_language_with_the_seat_names(cl
         m = play_out(ws, 0, random.Random(4), seen, stop_after=10, first=first)
     status = {k: v for k, v, *_ in m["status"]["ja"]}
     assert {"切り札", "墓地", "このラウンドの得点"} <= set(status)
-    assert words({k: v for k, v, *_ in m["status"]["en"]}["graveyard"]) == f"{m['obs']['graveyard_size']} cards"
+    grave = next(p for p in m["piles"] if p["name"] == "graveyard")
+    assert words({k: v for k, v, *_ in m["status"]["en"]}["graveyard"]) == f"{grave['count']} cards"
     lines = [{k: words(v) for k, v in line["text"].items()} for x in seen if is_state(x) for line in x["log"]]
     assert any(x["en"].startswith("Robo plays <card>") and x["ja"].startswith("Robo") for x in lines)
     assert any(x["en"].startswith("seat 2 plays <card>") and x["ja"].startswith("席2が<card>") for x in lines)
     assert any(x["en"].startswith("Ann buries <cards>") for x in lines)
-    assert m["obs"]["tricks"] and {"勝者", "得点"} <= {k for k, _ in m["last_trick"]["ja"]}
+    assert m["last_trick"] and {"勝者", "得点"} <= {k for k, _ in m["last_trick"]["facts"]["ja"]}
 
 
 # ------------------------------------------------------------------ leaks
@@ -398,7 +400,7 @@ def test_no_seat_and_no_spectator_is_ever_shown_a_card_hidden_in_another_hand(cl
     record = Record.from_json(r.json())
     assert replay(record).is_over()
     states = [m for m in seen if is_state(m)]
-    rounds = len(end["obs"]["round_scores"])
+    rounds = len(end["round_scores"])
     truth = Truth(record, 0)
     for m in states:
         truth.check(m)
@@ -420,7 +422,7 @@ def test_every_connection_of_a_seat_gets_the_state_and_spectators_get_public_inf
         ma, mb, mc = join(a, 0, token(t, 0)), join(b, 0, token(t, 0)), join(c, 1, token(t, 1))
         assert ma["hand"] == mb["hand"] and not set(ma["hand"]) & set(mc["hand"])
         a.send_json({"type": "act", "action": ma["legal"][0]["text"]})
-        mb2 = recv_until(b, lambda m: is_state(m) and m["obs"]["phase"] == "bury" and 0 not in m["to_act"])
+        mb2 = recv_until(b, lambda m: is_state(m) and m["phase"] == "bury" and 0 not in m["to_act"])
         assert len(mb2["hand"]) == len(ma["hand"]) - 2
         assert mb2["seats"][0]["connected"]
 
@@ -508,7 +510,7 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         first = join(ws, 0, token(t, 0))
         seen.append(first)
         end = play_out(ws, 0, random.Random(2), seen, first=first)
-    assert end["over"] and len(end["obs"]["round_scores"]) == 2
+    assert end["over"] and len(end["round_scores"]) == 2
     record = Record.from_json(client.get(f"/api/tables/{t['id']}/record").json())
     _, state = record.new_game()
     hidden, _ = _kaedama_hidden_from(state, 0)
@@ -547,7 +549,7 @@ def test_every_landed_game_plays_to_the_end_at_a_table_and_blind_cards_stay_hidd
         view = {k: v for k, v in m.items() if k != "log"}
         leaked = _tokens(view) & hidden_after[m["n"]]
         assert not leaked, f"after {m['n']} actions seat 0 was shown {leaked}"
-        face_down_seen = face_down_seen or any(e.get("face_down") for e in m["obs"]["trick"])
+        face_down_seen = face_down_seen or any("face_down" in e["tags"] for e in m["trick"]["cards"])
         for line in m["log"]:
             leaked = set(CARD.findall(all_langs(line))) & hidden_for_event[line["i"]]
             assert not leaked, f"log line {line['text']!r} showed seat 0 {leaked}"

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from torite.engine import make_game
+from torite.present.view import view
 from torite.server.app import create_app
-from torite.server.tables import piles_of
+from torite.server.viewjson import view_json
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -41,7 +42,7 @@ def test_trick_and_round_end_lines_carry_their_events_data_and_every_line_its_ki
     ends = [line for line in lines if line["kind"] == "round_end"]
     assert tricks and all({"cards", "winner", "points"} <= set(x["data"]) for x in tricks)
     # a round's end carries its points and the running totals: the numbers the summary shows
-    assert [x["data"]["points"] for x in ends] == [list(r) for r in end["obs"]["round_scores"]]
+    assert [x["data"]["points"] for x in ends] == end["round_scores"]
     assert ends[-1]["data"]["scores"] == end["result"]["scores"]
     assert all("data" not in line for line in lines if line["kind"] not in ("trick", "round_end", "game_end"))
 
@@ -60,17 +61,16 @@ def test_who_is_winning_the_trick_follows_the_games_own_rule(client: TestClient)
         play_out(ws, 0, random.Random(4), seen, first=join(ws, 0, token(t, 0)))
     checked = asked = 0
     for m in (x for x in seen if is_state(x)):
-        obs = m["obs"]
-        trick = obs["trick"]
+        trick = m["trick"]["cards"]
         if not trick or m["over"]:
             assert m["winning"] is None
             continue
-        trumps = [e for e in trick if e["card"][-1] == obs["trump"]]
-        pool = trumps or [e for e in trick if e["card"][-1] == obs["led"]]
+        trumps = [e for e in trick if e["card"][-1] == m["trump"]]
+        pool = trumps or [e for e in trick if e["card"][-1] == m["trick"]["led"]]
         best = max(pool, key=lambda e: RANKS.index(e["card"][:-1]))
-        assert m["winning"] == best["seat"], (trick, obs["trump"], obs["led"])
+        assert m["winning"] == best["seat"], (trick, m["trump"], m["trick"]["led"])
         checked += 1
-        if obs["phase"] == "kaedama":
+        if m["phase"] == "kaedama":
             assert m["winning"] not in m["to_act"]
             asked += 1
     assert checked > 10 and asked
@@ -83,13 +83,13 @@ def test_piles_are_the_declared_piles_as_the_seat_sees_them() -> None:
     game = make_game("kaedama", {})
     state = game.new_state(seed=1)
     obs = state.observation(0)
-    piles = piles_of(game.schema(), obs)
+    piles = view_json(view(state, 0), {})["piles"]
     assert [p["name"] for p in piles] == ["stock", "out"]
     assert piles[0] == {"name": "stock", "count": obs["stock_size"]}
     assert piles[1] == {"name": "out", "cards": obs["out"]}
     mighty = make_game("mighty", {})
-    obs = mighty.new_state(seed=2).observation(None)
-    assert [p.get("count") for p in piles_of(mighty.schema(), obs)] == [3, 0]  # the kitty, the discards
+    seen = view(mighty.new_state(seed=2), None)
+    assert [(p.cards, p.count) for p in seen.piles] == [(None, 3), (None, 0)]  # the kitty, the discards
 
 
 def test_the_state_message_carries_the_piles_the_seat_may_see(client: TestClient) -> None:
@@ -99,11 +99,13 @@ def test_the_state_message_carries_the_piles_the_seat_may_see(client: TestClient
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         m = join(ws, 0, token(t, 0))
         # face down until the burial is over
-        assert {"name": "graveyard", "count": m["obs"]["graveyard_size"]} in m["piles"]
+        table = client.app.state.manager.tables[t["id"]]  # type: ignore[attr-defined]
+        assert {"name": "graveyard", "count": table.state.observation(0)["graveyard_size"]} in m["piles"]
         ws.send_json({"type": "act", "action": m["legal"][0]["text"]})
-        m = recv_until(ws, lambda x: is_state(x) and x["obs"]["phase"] != "bury")
+        m = recv_until(ws, lambda x: is_state(x) and x["phase"] != "bury")
         grave = next(p for p in m["piles"] if p["name"] == "graveyard")
-        assert grave["cards"] == m["obs"]["graveyard"] and len(grave["cards"]) == m["obs"]["graveyard_size"] > 0
+        obs = table.state.observation(0)
+        assert grave["cards"] == obs["graveyard"] and len(grave["cards"]) == obs["graveyard_size"] > 0
     with client.websocket_connect(f"/ws/tables/{t['id']}") as spectator:
         m = join(spectator, None)
         assert all(p["name"] != "buried" for p in m["piles"])  # one's own buried cards are no one else's

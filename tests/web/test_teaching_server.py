@@ -53,11 +53,11 @@ def test_every_disabled_card_says_why_in_every_language_and_the_goal_and_roles_c
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         m = join(ws, 0, token(t, 0))
         assert en(m["goal"]["en"]) == "One deal: the fewest penalty points win."
-        assert m["roles"]["en"][m["obs"]["dealer"]][0] == "dealer"
+        assert m["roles"]["en"][m["dealer"]][0] == "dealer"
         rng = random.Random(2)
         checked = 0
         while not m["over"] and checked < 3:
-            if 0 in m["to_act"] and m["legal"] and m["obs"]["phase"] == "play":
+            if 0 in m["to_act"] and m["legal"] and m["phase"] == "play":
                 playable = set(m["decision"]["singles"]["play"])
                 refused = m["reasons"]["cards"]
                 # exactly the cards of the hand the decision does not offer, each with a reason
@@ -79,7 +79,7 @@ def test_the_bidding_box_shows_every_call_the_auction_so_far_and_why_a_bid_is_re
     t = table(client, "umbridge", [{"kind": "human"}, {"kind": "bot", "level": "normal"}], {"deals": 1}, seed=5)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         m = join(ws, 0, token(t, 0))
-        while not m["over"] and not (0 in m["to_act"] and m["obs"]["phase"] == "auction"):
+        while not m["over"] and not (0 in m["to_act"] and m["phase"] == "auction"):
             if 0 in m["to_act"] and m["legal"]:
                 ws.send_json({"type": "act", "action": m["legal"][0]["text"]})
             m = recv_until(ws, lambda x, n=m["n"]: is_state(x) and x["n"] > n and (x["over"] or 0 in x["to_act"]))
@@ -201,7 +201,7 @@ def test_the_host_hands_a_gone_players_seat_to_a_bot_at_once(client: TestClient)
         m = recv_until(ws, lambda x: is_state(x) and x["seats"][1]["away"])
         # the stand-in plays seat 1's burial: the game goes on without waiting 600 s
         ws.send_json({"type": "act", "action": m["legal"][0]["text"]}) if 0 in m["to_act"] else None
-        recv_until(ws, lambda x: is_state(x) and x["obs"]["phase"] != "bury")
+        recv_until(ws, lambda x: is_state(x) and x["phase"] != "bury")
         ws.send_json({"type": "stand_in", "seat": 2})  # a bot's seat is no gone player's
         assert recv_until(ws, lambda x: x["type"] == "error")["code"] == "not_gone"
 

@@ -128,8 +128,11 @@ def test_a_mighty_deal_ends_with_a_summary_that_explains_the_points_and_reopens_
         server: str, browser: Browser) -> None:
     page, _ = player(browser, server, "mighty", {"deals": 2}, lang="en")
     # roles once the election is over: the president on its seat, the contract pinned above the table
-    d = until(page, lambda p, d: state(p)["obs"].get("president") is not None)
-    president = state(page)["obs"]["president"]
+    def president_seat(p: Page) -> int | None:
+        return next((i for i, r in enumerate(state(p)["roles"]["en"]) if "president" in r), None)
+
+    d = until(page, lambda p, d: president_seat(p) is not None)
+    president = president_seat(page)
     assert "president" in page.inner_text(f"#seats .seat[data-seat='{president}'] .roles")
     assert "contract" in page.inner_text("#pinned")
     assert page.locator("#auction-side table.auction th").count() == 5

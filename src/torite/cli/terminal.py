@@ -1,31 +1,36 @@
 """Play a game in the terminal's line mode (``--plain``) against bots: for screen readers and
 scripts.
 
-Only the protocol is used: the observation of the human's seat, its legal actions and the
-events it may see; bots are driven by the shared driver (``torite.engine.driver``).  What the
+Only the protocol is used: the person's seat's view (:func:`torite.present.view.view`, the one
+the web table and the Textual table draw too: its hand, the trick, the status rows, the decision)
+and the events it may see; bots are driven by the shared driver (``torite.engine.driver``).  What the
 game says (status rows, prompts, log lines, action names) comes from its labels, in the chosen
 language, with "you" for the person's seat; this module holds only the table's generic words.
 Cards, suits and contracts are spelled out as a screen reader reads them ("ace of spades",
 "スペードのA", "스페이드 A"), never in the notation; every choice is listed with a number, and a
-number is the answer (a card may also be typed by its rank and suit letter).
+number is the answer (a card may also be typed by its rank and suit letter).  The choices are
+numbered in the order the hand is read (a card of the hand where it lies in it), the other
+choices after them in the rules' order.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
 from torite.bots import make_bot
-from torite.cards import card_str, parse_card
 from torite.engine.base import Action, Game, IllegalAction, State
 from torite.engine.bot import Bot
 from torite.engine.driver import run
 from torite.present.hint import suggest
 from torite.present.labels import LabelError, Labels, Rich, korean
 from torite.present.labels import load as load_labels
+from torite.present.view import SeatView, ViewWords, view
+from torite.present.view import words as words_of
 from torite.record import Record, start_record
 from torite.sim import derive_seed
 
@@ -112,6 +117,53 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+#: a card typed as its rank and suit letter apart ("10 D", "q s"): joined before it is read
+_SPACED_CARD = re.compile(r"(?<!\S)(10|[2-9AKQJT])\s+([CDHS])(?!\S)", re.IGNORECASE)
+
+
+def joined_cards(text: str) -> str:
+    """``play 10 D`` → ``play 10D``: the documented way of typing a card, rank and suit apart,
+    read as the card (not as a rank and a suit argument)."""
+    return _SPACED_CARD.sub(lambda m: m.group(1) + m.group(2), text)
+
+
+def ordered(v: SeatView) -> list[Action]:
+    """The seat's choices in the order they are read: a card of the hand where it lies in the hand
+    (as it is read out), every other choice after them in the rules' order."""
+    place = {c: i for i, c in enumerate(v.hand)}
+
+    def key(item: tuple[int, Action]) -> tuple[int, int]:
+        i, a = item
+        if a.cards and a.cards.bit_count() == 1 and a.card in place:
+            return (0, place[a.card])
+        return (1, i)
+
+    return [a for _, a in sorted(enumerate(v.legal), key=key)]
+
+
+def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Callable[[int], str]) -> list[str]:
+    """What the line mode says at the person's decision, from their view: the round, the status
+    rows, the trick, the hand, what to do, and the choices numbered (:func:`ordered`)."""
+    lab = vw.labels
+    game = v.game
+
+    def card_name(card: int | None) -> str:
+        return lab.card_text(None if card is None else game.card_text(card), spoken=True)
+
+    scores = " / ".join(f"{label(s)} {v.seats[s].score}" for s in range(v.num_players))
+    out = [words["round_line"].format(round=(v.round or 0) + 1, dealer=label(v.dealer or 0), scores=scores)]
+    out += [f"  {row.label}: {lab.text(row.value, spoken=True)}" for row in vw.status]
+    if v.trick.cards:
+        out.append(f"  {words['trick']}: " + words["list_sep"].join(
+            f"{label(t.seat)} {card_name(t.card)}" for t in v.trick.cards))
+    out.append(f"  {words['your_hand']}: " + show_hand(game, v.hand, lab))
+    if vw.prompt:
+        out.append("  " + lab.text(vw.prompt, spoken=True))
+    out.append(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {lab.action_text(a, spoken=True)}"
+                                                      for i, a in enumerate(ordered(v))))
+    return out
+
+
 def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str, str] | None = None,
                 labels: Labels | None = None, state: State | None = None, seat: int | None = None) -> Action:
     """Turn what a person typed into one of ``legal``: a number picks from the list; a card (or
@@ -119,7 +171,7 @@ def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str,
     words, never with a rules module's English reason; a choice the rules refuse says which
     rule (``state.refusal``, in the labels' words: "you must follow suit")."""
     w = words or WORDS["en"]
-    t = text.strip()
+    t = joined_cards(text.strip())
     if t.isdigit():
         k = int(t)
         if 1 <= k <= len(legal):
@@ -147,10 +199,9 @@ def read_action(text: str, legal: Sequence[Action], game: Game, words: dict[str,
     return action
 
 
-def show_hand(game: Game, hand: Sequence[str], labels: Labels) -> str:
-    """The hand in display order, each card spelled out."""
-    cards = sorted((parse_card(c) for c in hand), key=game.sort_key)
-    return labels.word("card_sep").join(labels.card_text(card_str(c), spoken=True) for c in cards)
+def show_hand(game: Game, hand: Sequence[int], labels: Labels) -> str:
+    """The hand in display order (the view's), each card spelled out."""
+    return labels.word("card_sep").join(labels.card_text(game.card_text(c), spoken=True) for c in hand)
 
 
 def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, records: Path,
@@ -217,6 +268,9 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
     def choice(a: Action) -> str:
         return labels.action_text(a, spoken=True)
 
+    def card_name(card: int | None) -> str:
+        return labels.card_text(None if card is None else game.card_text(card), spoken=True)
+
     others = words["list_sep"].join(words["other"].format(seat=s, level=level(s)) for s in range(n)
                                     if s != human)
     say(words["intro"].format(title=labels.title, seat=human, others=others))
@@ -228,21 +282,13 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         if state.is_over():
             break
         seat = human
-        legal = state.legal_actions(seat)
-        obs = state.observation(seat)
+        seen = view(state, seat, deciding=True)
+        said = words_of(seen, lang, names, you=human)
+        legal = ordered(seen)
+        obs = seen.observation  # what the hint's bot is given: exactly what a bot would see
         say("")
-        say(words["round_line"].format(round=obs["round"] + 1, dealer=label(obs["dealer"]), scores=" / ".join(
-            f"{label(s)} {obs['scores'][s]}" for s in range(n))))
-        for k, v in labels.status_rich(obs, names):
-            say(f"  {k}: {spoken(v)}")
-        if obs.get("trick"):
-            say(f"  {words['trick']}: " + words["list_sep"].join(
-                f"{label(t['seat'])} {labels.card_text(t['card'], spoken=True)}" for t in obs["trick"]))
-        say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
-        why = labels.phase_prompt(obs["phase"], obs)
-        if why:
-            say("  " + why)
-        say(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))
+        for text in decision_lines(seen, said, words, label):
+            say(text)
         while True:
             line = prompt(f"{labels.action_label(legal[0].kind)}> ")
             if line is None or line.strip().lower() in ("quit", "exit", "q"):
@@ -260,13 +306,13 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
                 say("  " + words["hint"].format(action=choice(hinted)) + (" — " + why if why else ""))
                 continue
             if cmd == "hand":
-                say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
+                say(f"  {words['your_hand']}: " + show_hand(game, seen.hand, labels))
                 continue
             if cmd == "last":
-                tricks = obs.get("tricks") or []
-                last = (words["won_by"].format(cards=spoken([{"t": "cards", "cards": tricks[-1]["cards"]}]),
-                                               who=label(tricks[-1]["winner"]))
-                        if tricks else words["none_yet"])
+                t = seen.last_trick
+                last = (words["won_by"].format(
+                    cards=labels.word("card_sep").join(card_name(p.card) for p in t.cards),
+                    who=label(t.winner if t.winner is not None else 0)) if t is not None else words["none_yet"])
                 say(f"  {words['last_trick']}: {last}")
                 continue
             try:

@@ -14,7 +14,7 @@ guess a game's actions from their text.  The phase's forms say it:
 - ``others``: choices and words, as buttons (trump, replace, pass).
 
 A card the hand could play by two single-card forms (rare) would be ambiguous on the hand, so
-its actions become buttons.  :func:`to_json` is what the server sends the web table.
+its actions become buttons.  ``torite.server.viewjson`` writes it for the web table.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from torite.cards import iter_bits, parse_card
-from torite.engine.base import Action, Game, Refusal, State
+from torite.engine.base import Action, Refusal, State
 from torite.engine.phases import DECK, HAND, Bid, Card, Cards, Contract, Phase, Word
 
 
@@ -73,9 +73,9 @@ class Decision:
         return [*self.calls, *self.others]
 
 
-def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[str]) -> Decision:
-    """Sort ``legal`` by the form ``phase`` declares for each (``hand``: the observation's)."""
-    in_hand = {parse_card(c) for c in hand}
+def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[int]) -> Decision:
+    """Sort ``legal`` by the form ``phase`` declares for each (``hand``: the seat's cards)."""
+    in_hand = set(hand)
     d = Decision()
     one_card: dict[str, dict[int, Action]] = {}
     others: list[Action] = []
@@ -121,44 +121,40 @@ def group(phase: Phase | None, legal: Sequence[Action], hand: Sequence[str]) -> 
 
 
 def refused(state: State, seat: int, phase: Phase | None, d: Decision, obs: Mapping[str, Any],
-            ) -> tuple[dict[str, Refusal], dict[Action, Refusal]]:
+            ) -> tuple[dict[int, Refusal], dict[Action, Refusal]]:
     """Why each choice a face shows disabled now is refused, from the rules
     (``state.refusal``): the cards of the hand (or of a pile the phase plays from, Umbridge's
-    dummy) that no single-card form plays, by card text; the bidding box's cells and calls that
-    are not legal, by action.  Only for the seat that decides (a waiting seat's hand is simply
-    not its turn)."""
-    cards: dict[str, Refusal] = {}
+    dummy) that no single-card form plays, by card; the bidding box's cells and calls that are
+    not legal, by action.  Only for the seat that decides (a waiting seat's hand is simply not
+    its turn)."""
+    cards: dict[int, Refusal] = {}
     actions: dict[Action, Refusal] = {}
     if phase is None:
         return cards, actions
+    hand = [parse_card(c) for c in obs.get("hand") or () if c is not None]
     for form in phase.actions:
         if isinstance(form, Card) and form.from_ != DECK:
-            where = obs.get("hand") if form.from_ == HAND else obs.get(form.from_)
+            where = hand if form.from_ == HAND else [parse_card(c) for c in obs.get(form.from_) or () if c is not None]
             offered = d.singles.get(form.kind, {}) if form.from_ == HAND else d.named.get(form.kind, {})
-            for text in where or ():
-                if text is None:
-                    continue
-                card = parse_card(text)
-                if card in offered or text in cards:
+            for card in where:
+                if card in offered or card in cards:
                     continue
                 why = state.refusal(seat, Action(form.kind, 1 << card))
                 if why is not None:
-                    cards[text] = why
+                    cards[card] = why
         elif isinstance(form, Cards):
             # a card no legal set takes part in: why not, as the set of its rank it would head
             # (Galapagos' play-off: "your cards must outrank ♦A ♠A"), or as itself
             usable = d.multis[form.kind].cards if form.kind in d.multis else set()
-            hand = [parse_card(c) for c in obs.get("hand") or () if c is not None]
             for card in hand:
-                text = game_text(state, card)
-                if card in usable or text in cards:
+                if card in usable or card in cards:
                     continue
                 mask = 1 << card
                 if form.same_rank and card < 52:
                     mask = sum(1 << c for c in hand if c < 52 and c % 13 == card % 13)
                 why = state.refusal(seat, Action(form.kind, mask))
                 if why is not None:
-                    cards[text] = why
+                    cards[card] = why
     for box in d.bids.values():
         for level in box.levels:
             for denom in box.denoms:
@@ -173,31 +169,6 @@ def refused(state: State, seat: int, phase: Phase | None, d: Decision, obs: Mapp
             if why is not None:
                 actions[a] = why
     return cards, actions
-
-
-def to_json(d: Decision, game: Game) -> dict[str, Any]:
-    """The decision for the web table: cards and actions in the game's notation (the ``legal``
-    list's ``text``)."""
-    card, act = game.card_text, game.action_text
-    return {
-        "singles": {k: [card(c) for c in sorted(mp)] for k, mp in d.singles.items()},
-        "named": {k: {"from": d.sources[k], "cards": [card(c) for c in sorted(mp)]} for k, mp in d.named.items()},
-        "multis": {k: {"count": m.count, "cards": [card(c) for c in sorted(m.cards)],
-                       "sets": [act(a) for a in m.combos.values()]} for k, m in d.multis.items()},
-        "bids": {k: {"levels": b.levels, "denoms": b.denoms,
-                     "cells": {f"{lv} {dn}": act(a) for (lv, dn), a in b.cells.items()},
-                     # every cell's action, legal or not: a refused cell's reason is keyed by it
-                     "texts": {f"{lv} {dn}": act(Action(k, 0, str(Contract(lv, dn)))) for lv in b.levels
-                               for dn in b.denoms}} for k, b in d.bids.items()},
-        "calls": [act(a) for a in d.calls],
-        "all_calls": [act(a) for a in d.all_calls],
-        "others": [act(a) for a in d.others],
-    }
-
-
-def game_text(state: State, card: int) -> str:
-    """A card as the observation writes it (the game's notation)."""
-    return state.game.card_text(card)
 
 
 def phase_of(phases: Sequence[Phase], name: str) -> Phase | None:

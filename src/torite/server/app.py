@@ -25,11 +25,14 @@ WebSocket protocol (JSON text frames), client → server::
     {"type": "ping"}
 
 server → client: ``{"type": "state", …}`` (``lang``: the one language its words are in, or null
-when they come in every language, each a ``{lang: text}`` map either way; the seat's observation,
-sorted hand, legal actions with their button texts, status rows and the last trick's facts, seats, new log lines, ``n``
-actions so far, ``ts`` of the change, ``now`` the server's clock; ``piles`` the observation's
-card piles by the rule of ``live.piles_of``; ``winning`` the seat winning the unfinished trick
-when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs
+when they come in every language, each a ``{lang: text}`` map either way; the seat's view
+(``torite.present.view``, as ``torite.server.viewjson`` writes it: ``phase``, ``round``,
+``dealer``, ``facts`` per seat (cards left, tricks, points, total, an open hand), the sorted
+``hand``, the ``trick`` and the ``last_trick`` with its facts, ``piles``, ``auction``,
+``contract``, ``legal`` actions with their button texts, the ``decision`` by widget, ``status``
+rows, ``round_scores`` and ``scores``), seats, new log lines, ``n``
+actions so far, ``ts`` of the change, ``now`` the server's clock; ``winning`` the seat winning
+the unfinished trick when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs
 out (epoch seconds) or null; ``rematch`` ``{"id", "path"}`` once the same players sit at a new
 table, the path holding this seat's own token); what teaches: ``reasons`` (``cards``: each
 disabled card's reason by card, ``actions``: each disabled bid or call's by action text, from

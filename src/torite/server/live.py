@@ -17,17 +17,17 @@ import hashlib
 import json
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import torite.bots.registry as bot_registry
-from torite.cards import parse_card
-from torite.engine.base import Event, Game, IllegalAction, State
-from torite.engine.phases import Contract
-from torite.present import decision, labels
+from torite.engine.base import Event, Game, State
+from torite.present import labels
+from torite.present.view import view as present_view
 from torite.record import Record, start_record
 from torite.server.bots import BotHandle
+from torite.server.viewjson import view_json, words_in
 
 #: Table settings (not game options) and their bounds.
 SETTINGS: dict[str, tuple[float, float, float]] = {
@@ -251,48 +251,23 @@ class LiveTable:
         return text
 
     def view(self, key: int | None, obs: dict[str, Any] | None = None, lang: str | None = None) -> dict[str, Any]:
-        """The state message (without its log) as ``key`` sees it: built from ``obs``, which is
-        ``state.observation(key)`` unless given (a replay's open view gives the spectator's with
-        every hand laid open; a finished game's only).  Its words are in ``lang`` alone, or in
+        """The state message (without its log) as ``key`` sees it: the seat's view
+        (:func:`torite.present.view.view`, built from ``obs``, which is ``state.observation(key)``
+        unless given: a replay's open view gives the spectator's with every hand laid open; a
+        finished game's only) with the table's own parts.  Its words are in ``lang`` alone, or in
         every language (None): each language costs as much again, so a socket asks for its own."""
-        state, game = self.state, self.game
-        langs = None if lang is None else (lang,)
-        if obs is None:
-            obs = state.observation(key)
-        over = state.is_over()
-        to_act = state.to_act()
-        legal: list[dict[str, Any]] = []
-        actions = state.legal_actions(key) if key is not None and key in to_act and not over else []
-        texts = labels.view_texts(game, obs, actions, self.seat_names(), langs)  # by language
-        for a, label in zip(actions, texts["actions"]):
-            text = game.action_text(a)
-            legal.append({"text": text, "kind": a.kind, "label": label,
-                          "cards": text.split()[1:1 + a.cards.bit_count()], "arg": a.arg})
-        hand = obs.get("hand") or []
-        try:
-            hand = sorted(hand, key=lambda c: game.sort_key(parse_card(c)))
-        except (ValueError, TypeError):
-            hand = list(hand)
-        phase = decision.phase_of(game.phases(), obs["phase"])
-        grouped = decision.group(phase, actions, hand) if actions else None
-        reasons: dict[str, Any] = {"cards": {}, "actions": {}}
-        if grouped is not None and key is not None:
-            cards, refused = decision.refused(state, key, phase, grouped, obs)
-            reasons = {"cards": labels.reason_texts(game, cards, self.seat_names(), langs),
-                       "actions": labels.reason_texts(game, {game.action_text(a): r for a, r in refused.items()},
-                                                      self.seat_names(), langs)}
+        game = self.game
+        seen = present_view(self.state, key, obs=obs)
+        langs = labels.languages(game) if lang is None else [x for x in labels.languages(game) if x == lang]
+        words = words_in(seen, langs, self.seat_names())
         return {
             "type": "state", "lang": lang, "table": self.id, "game": game.id, "title": game.title,
             "options": game.options, "seat": key, "n": len(self.actions), "version": self.version,
             "decision_no": self.decisions[key] if key is not None else None,
-            "ts": self.changed_at, "num_players": game.num_players, "to_act": list(to_act),
-            "seats": [s.public(i) for i, s in enumerate(self.seats)], "hand": hand,
-            "legal": legal, "decision": decision.to_json(grouped, game) if grouped is not None else None,
-            "reasons": reasons, "roles": texts["roles"], "prompt": texts.get("prompt"), "goal": self._goal(lang),
-            "auction": auction_of(game, obs), "tricks_score": labels.load(game).tricks_score,
-            "status": texts["status"], "last_trick": texts["last_trick"], "over": over,
-            "result": state.result().to_json() if over else None, "obs": obs,
-            "settings": self.settings, "hints": self.hint_counts(), **self._moments(key, obs),
+            "ts": self.changed_at, "num_players": game.num_players,
+            "seats": [s.public(i) for i, s in enumerate(self.seats)],
+            **view_json(seen, words), "goal": self._goal(lang), "tricks_score": labels.load(game).tricks_score,
+            "settings": self.settings, "hints": self.hint_counts(), **self._moments(key),
         }
 
     def _goal(self, lang: str | None) -> dict[str, Any]:
@@ -309,9 +284,9 @@ class LiveTable:
             out[s] += 1
         return out
 
-    def _moments(self, key: int | None, obs: Mapping[str, Any]) -> dict[str, Any]:
-        """What the table shows beside the observation: the idle clocks running now, the
-        rematch (with this seat's own link), who is winning the trick, the piles.  (A finished
+    def _moments(self, key: int | None) -> dict[str, Any]:
+        """What the table shows beside the seat's view: the idle clocks running now, the
+        rematch (with this seat's own link).  (A finished
         trick and a round's end come as log lines with their event's ``data``: every line
         reaches the client once, in order, however quickly the states that follow replace
         each other.)"""
@@ -321,8 +296,7 @@ class LiveTable:
             new_id, tokens = self.rematch, self.tokens
             frag = f"#seat={key}&token={tokens[key]}" if key is not None and key in tokens else "#watch"
             rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
-        return {"idle_deadlines": idle, "rematch": rematch,
-                "winning": obs.get("winning"), "piles": piles_of(self.schema, obs)}
+        return {"idle_deadlines": idle, "rematch": rematch}
 
     def message_for(self, conn: Connection) -> str:
         """The next state message for one connection: the shared view plus its new log lines."""
@@ -364,44 +338,3 @@ def log_line(game: Game, e: Event, i: int, names: Sequence[str | None],
     if e.kind == "round_end":  # its scoring written out, in words
         line["explain"] = labels.explain_texts(game, e.data, names, langs)
     return line
-
-
-def auction_of(game: Game, obs: Mapping[str, Any]) -> list[dict[str, Any]] | None:
-    """The bidding so far (the observation's public ``auction``: ``[[seat, action text], …]``),
-    each call as the table writes it in a bidding history: a bid's contract or card as a token,
-    another call by its kind (the labels name it: pass, double).  None when the game keeps no
-    auction."""
-    entries = obs.get("auction")
-    if not isinstance(entries, list):
-        return None
-    out: list[dict[str, Any]] = []
-    for seat, text in entries:
-        try:
-            a = game.parse_action(text)
-        except (IllegalAction, ValueError):
-            continue
-        entry: dict[str, Any] = {"seat": seat, "kind": a.kind}
-        if a.cards:
-            entry["rich"] = [{"t": "cards", "cards": [game.card_text(c) for c in range(54) if a.cards >> c & 1]}]
-        elif a.arg:
-            try:
-                c = Contract.parse(a.arg)
-            except ValueError:
-                pass
-            else:
-                entry["rich"] = [{"t": "contract", "level": c.level, "denom": c.denomination}]
-        out.append(entry)
-    return out
-
-
-def piles_of(schema: Mapping[str, Any], obs: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The piles of cards on the table, as the game declares them (``schema["piles"]``) and the
-    seat's observation shows them: ``{"name", "cards"}`` for a pile the seat sees (a card it may
-    not see is null, drawn as a back), ``{"name", "count"}`` for one it does not.  The table
-    shows those its game's labels name in ``maps.piles``."""
-    out: list[dict[str, Any]] = []
-    for p in schema["piles"]:
-        cards = obs[p["name"]]
-        out.append({"name": p["name"], "cards": list(cards)} if cards is not None
-                   else {"name": p["name"], "count": obs[p["name"] + "_size"]})
-    return out

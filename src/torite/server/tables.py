@@ -11,7 +11,7 @@ seats and connections, and the messages they are sent), :mod:`torite.server.keep
 tables in memory and the store behind them), :mod:`torite.server.driving` (bots and idle
 clocks), :mod:`torite.server.peers` (the other server processes); this module is the top one:
 what requests ask of the tables (create, rematch, load, join, hint, act).  The names other
-modules import from here (``LiveTable``, ``TableError``, ``piles_of``…) are re-exported.
+modules import from here (``LiveTable``, ``TableError``…) are re-exported.
 
 What a connection is sent is built from ``state.observation(seat)`` and
 ``state.events_for(seat)`` alone (``None`` for a spectator): nothing else about the state
@@ -44,13 +44,11 @@ from torite.server.live import (
     bot_names,
     hash_token,
     log_line,
-    piles_of,
 )
 from torite.server.peers import EXPIRED, TablePeers
 from torite.server.store import TableGone, TableRow
 
-__all__ = ["SETTINGS", "Connection", "LiveTable", "Seat", "TableError", "TableManager", "bot_names", "log_line",
-           "piles_of"]
+__all__ = ["SETTINGS", "Connection", "LiveTable", "Seat", "TableError", "TableManager", "bot_names", "log_line"]
 
 log = logging.getLogger("torite.server")
 

@@ -118,7 +118,7 @@ export function renderPrompt() {
   prompt.appendChild(rich("span", "why", text));
   if (!S.doneTrick && Number.isInteger(m.winning)) {
     const own = m.winning === S.me;
-    const entry = ((m.obs && m.obs.trick) || []).find((e) => e && e.seat === m.winning);
+    const entry = ((m.trick && m.trick.cards) || []).find((e) => e.seat === m.winning);
     const card = { t: "card", card: entry && entry.card ? entry.card : null };
     prompt.appendChild(rich("span", "now", own ? T.tRich("table.you_are_winning", { card })
       : T.tRich("table.is_winning", { who: seatName(m.winning, true), card })));
@@ -349,7 +349,7 @@ function biddingBox(kind, b, calls, hintAction) {
   box.dataset.kind = kind;
   box.appendChild(el("div", "picker-title", T.actionLabel(m.game, kind)));
   const row = el("div", "bidcalls");
-  const current = m.obs && typeof m.obs.contract === "string" ? m.obs.contract : null;
+  const current = typeof m.contract === "string" ? m.contract : null;
   const keep = current ? b.cells.get(current) : null;
   if (keep && !S.busy) {
     const [level, denom] = current.split(" ");

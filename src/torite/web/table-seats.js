@@ -19,7 +19,7 @@ function mayStandIn(m) {
   return !hosts.length || (m.seats[S.me] && m.seats[S.me].host);
 }
 
-export function renderSeats(m, obs) {
+export function renderSeats(m) {
   const box = $("seats");
   box.innerHTML = "";
   const n = m.num_players;
@@ -49,20 +49,21 @@ export function renderSeats(m, obs) {
       d.appendChild(chips);
     }
     const facts = [];
-    if (Array.isArray(obs.hand_sizes)) facts.push(["cards", T.t("table.seat_cards", { n: obs.hand_sizes[i] })]);
-    if (Array.isArray(obs.tricks_won)) facts.push(["tricks", T.t("table.seat_tricks", { n: obs.tricks_won[i] })]);
+    const mf = (m.facts || [])[i] || {};
+    if (Number.isInteger(mf.hand_size)) facts.push(["cards", T.t("table.seat_cards", { n: mf.hand_size })]);
+    if (Number.isInteger(mf.tricks_won)) facts.push(["tricks", T.t("table.seat_tricks", { n: mf.tricks_won })]);
     // points only where tricks carry them: a game scored at the round's end shows no "0 points"
-    if (Array.isArray(obs.round_points) && m.tricks_score) {
-      facts.push(["points", T.t("table.seat_points", { n: signed(obs.round_points[i]) }, obs.round_points[i])]);
+    if (Number.isInteger(mf.round_points) && m.tricks_score) {
+      facts.push(["points", T.t("table.seat_points", { n: signed(mf.round_points) }, mf.round_points)]);
     }
-    if (Array.isArray(obs.scores)) facts.push(["total", T.t("table.seat_total", { n: obs.scores[i] })]);
+    if (Number.isInteger(mf.score)) facts.push(["total", T.t("table.seat_total", { n: mf.score })]);
     const f = el("div", "facts");
     for (const [k, text] of facts) f.appendChild(el("span", "fact " + k, text));
     d.appendChild(f);
     // a finished game's replay with every hand open: each seat's cards by its name
-    if (Array.isArray(obs.hands) && Array.isArray(obs.hands[i]) && i !== S.me) {
+    if (Array.isArray(mf.open_hand) && i !== S.me) {
       const open = el("div", "open-hand");
-      for (const c of obs.hands[i]) open.appendChild(c === null ? T.cardBack() : T.cardNode(String(c), false, m.game));
+      for (const c of mf.open_hand) open.appendChild(c === null ? T.cardBack() : T.cardNode(String(c), false, m.game));
       d.appendChild(open);
     }
     const tags = [];
@@ -84,10 +85,9 @@ export function renderSeats(m, obs) {
   }
   // a pile that plays cards to the tricks (Umbridge's dummy) has a place of its own
   const flags = new Set();
-  for (const e of (obs.trick || [])) if (e && typeof e === "object") for (const [k, v] of Object.entries(e)) if (v === true) flags.add(k);
-  const tricks = obs.tricks || [];
-  const lastTrick = tricks[tricks.length - 1];
-  if (lastTrick && typeof lastTrick === "object") for (const [k, v] of Object.entries(lastTrick)) if (Array.isArray(v) && v.includes(true)) flags.add(k);
+  for (const e of [...((m.trick && m.trick.cards) || []), ...((m.last_trick && m.last_trick.cards) || [])]) {
+    if (e.pile) flags.add(e.pile);
+  }
   for (const p of pileNames(m)) {
     if (!flags.has(p)) continue;
     const d = el("div", "seat pile-seat");

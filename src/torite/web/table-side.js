@@ -8,12 +8,12 @@ function rows(dl, list) {
   for (const [k, v] of list || []) dl.append(rich("dt", null, k), rich("dd", null, v));
 }
 
-export function renderStatus(m, obs) {
+export function renderStatus(m) {
   const dl = $("status");
   dl.innerHTML = "";
   const list = [];
-  if (typeof obs.phase === "string") list.push([T.t("table.phase"), T.phaseName(m.game, obs.phase)]);
-  if (Number.isInteger(obs.round)) list.push([T.t("table.round"), String(obs.round + 1)]);
+  if (m.phase) list.push([T.t("table.phase"), T.phaseName(m.game, m.phase)]);
+  if (Number.isInteger(m.round)) list.push([T.t("table.round"), String(m.round + 1)]);
   const status = T.byLang(m.status) || [];
   rows(dl, list.concat(status));
   // the pinned rows stay in view above the table, on a phone too
@@ -31,9 +31,9 @@ export function renderStatus(m, obs) {
 // The bidding so far: one column a seat, a call under its bidder, a new row whenever the bidding
 // comes round again (as bridge sites write it).  In the felt while nobody has played a card yet
 // this round, beside the table after.
-export function renderAuction(m, obs) {
+export function renderAuction(m) {
   const list = Array.isArray(m.auction) ? m.auction : [];
-  const early = !((obs.trick || []).length || (obs.tricks || []).length);
+  const early = !((m.trick && m.trick.cards.length) || m.last_trick);
   // beside the table on a wide screen; on a phone in the felt while it matters (before the first card)
   const phone = narrow();
   for (const [id, show] of [["auction-felt", early && phone], ["auction-side", !early || !phone]]) {
@@ -68,7 +68,7 @@ export function renderAuction(m, obs) {
   }
 }
 
-export function renderSheet(m, obs) {
+export function renderSheet(m) {
   const table = $("sheet");
   table.innerHTML = "";
   const head = el("tr");
@@ -81,16 +81,16 @@ export function renderSheet(m, obs) {
   const thead = el("thead");
   thead.appendChild(head);
   const tbody = el("tbody");
-  (obs.round_scores || []).forEach((row, r) => {
+  (m.round_scores || []).forEach((row, r) => {
     const tr = el("tr");
     tr.appendChild(el("td", null, String(r + 1)));
     row.forEach((v) => tr.appendChild(el("td", null, String(v))));
     tbody.appendChild(tr);
   });
-  if (obs.scores) {
+  if (m.scores) {
     const tr = el("tr", "total");
     tr.appendChild(el("td", null, T.t("table.total")));
-    obs.scores.forEach((v) => tr.appendChild(el("td", null, String(v))));
+    m.scores.forEach((v) => tr.appendChild(el("td", null, String(v))));
     tbody.appendChild(tr);
   }
   table.append(thead, tbody);

@@ -58,13 +58,10 @@ function afterPause() {
   after();
 }
 
-// Who owns a card of a trick: its seat, or a pile (a true flag of the entry naming a pile the
-// game shows: Umbridge's dummy) played by that seat.
+// Who owns a card of a trick: its seat, or the pile it came from (the view's ``pile``, when the
+// game shows that pile: Umbridge's dummy) played by that seat.
 function ownerOf(entry, piles) {
-  if (entry && typeof entry === "object") {
-    for (const [k, v] of Object.entries(entry)) if (v === true && piles.has(k)) return k;
-  }
-  return null;
+  return entry && entry.pile && piles.has(entry.pile) ? entry.pile : null;
 }
 
 function ownerLabel(pile, seat) {
@@ -72,7 +69,7 @@ function ownerLabel(pile, seat) {
   return seat === undefined || seat === null ? word : word + " · " + seatName(seat, true);
 }
 
-// A trick entry is a card text or {seat, card, …flags}: flags that are true become tags.
+// A trick entry is a card text or the view's {seat, card, tags, pile}: its tags (a zombie's) shown.
 function trickCard(entry, seat, pile) {
   const box = el("div", "trick-card");
   const card = typeof entry === "string" || entry === null ? entry : entry.card;
@@ -87,9 +84,9 @@ function trickCard(entry, seat, pile) {
     box.appendChild(el("span", "who", seatName(who, true)));
   }
   if (entry && typeof entry === "object") {
-    for (const [k, v] of Object.entries(entry)) {
-      const tag = v === true && S.last ? T.word(S.last.game, "tags", k) : undefined;
-      if (k !== "seat" && k !== "card" && k !== pile && tag) box.appendChild(rich("span", "tag", tag));
+    for (const k of entry.tags || []) {
+      const tag = S.last ? T.word(S.last.game, "tags", k) : undefined;
+      if (k !== pile && tag) box.appendChild(rich("span", "tag", tag));
     }
   }
   return box;
@@ -130,10 +127,10 @@ export function renderTrick(m) {
     }
     return;
   }
-  const trick = (m.obs && m.obs.trick) || [];
+  const trick = (m.trick && m.trick.cards) || [];
   if (!trick.length) { note.appendChild(el("span", "muted", T.t("table.no_trick"))); S.liveShown = new Set(); return; }
   const shown = new Set();
-  const lead = m.obs && Number.isInteger(m.obs.leader) ? m.obs.leader : null;
+  const lead = m.trick && Number.isInteger(m.trick.leader) ? m.trick.leader : null;
   trick.forEach((e, k) => {
     const seat = typeof e === "object" && e !== null && e.seat !== undefined ? e.seat : (lead !== null ? (lead + k) % n : null);
     const pile = ownerOf(e, piles);
@@ -208,30 +205,22 @@ export function renderPiles(m, act, refuse) {
   }
 }
 
-export function renderLastTrick(obs) {
+export function renderLastTrick(m) {
   const panel = $("last-trick");
   panel.classList.toggle("hidden", !S.showLast);
   if (!S.showLast) return;
   const body = $("last-trick-body");
   body.innerHTML = "";
-  const tricks = obs.tricks || [];
-  const t = tricks[tricks.length - 1];
+  const t = m.last_trick;
   if (!t) { body.appendChild(el("span", "muted", T.t("table.no_last_trick"))); return; }
-  const n = S.last.num_players;
-  const piles = pileNames();
-  if (Array.isArray(t.cards)) {
-    const flagged = Object.entries(t).filter(([k, v]) => piles.has(k) && Array.isArray(v) && v.length === t.cards.length);
-    t.cards.forEach((c, k) => {
-      const seat = Array.isArray(t.seats) ? t.seats[k] : (Number.isInteger(t.leader) ? (t.leader + k) % n : null);
-      const pile = (flagged.find(([, v]) => v[k] === true) || [null])[0];
-      const node = trickCard(c === null ? null : String(c), seat, pile);
-      if (seat === t.winner && !pile) node.classList.add("winner");
-      body.appendChild(node);
-    });
-  } else if (Array.isArray(t)) {
-    t.forEach((e) => body.appendChild(trickCard(e)));
+  const piles = pileNames(m);
+  for (const e of t.cards) {
+    const pile = ownerOf(e, piles);
+    const node = trickCard(e, e.seat, pile);
+    if (e.seat === t.winner && !pile) node.classList.add("winner");
+    body.appendChild(node);
   }
   const facts = el("dl", "status");
-  for (const [k, v] of T.byLang(S.last.last_trick) || []) facts.append(rich("dt", null, k), rich("dd", null, v));
+  for (const [k, v] of T.byLang(t.facts) || []) facts.append(rich("dt", null, k), rich("dd", null, v));
   body.appendChild(facts);
 }

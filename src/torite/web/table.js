@@ -219,7 +219,6 @@ function refusePile(node, card) {
 // ------------------------------------------------------------ rendering
 export function render(newLines) {
   const m = S.last;
-  const obs = m.obs || {};
   T.setGame(m.game);  // the game whose labels name the cards drawn
   const main = $("table");
   main.dataset.ready = "1";
@@ -228,7 +227,7 @@ export function render(newLines) {
   main.dataset.over = m.over ? "1" : "0";
   const mine = isMine(m);
   main.dataset.myTurn = mine ? "1" : "0";
-  main.dataset.phase = obs.phase || "";
+  main.dataset.phase = m.phase || "";
   main.classList.toggle("bidding", !!(mine && m.decision && Object.keys(m.decision.bids || {}).length));
   const title = T.gameTitle(m.game, m.title);
   document.title = (mine ? "▶ " + T.t("table.your_turn") + " · " : "") + title + " · torite";
@@ -241,13 +240,13 @@ export function render(newLines) {
   goal.innerHTML = "";
   T.richText(goal, T.byLang(m.goal) || "", m.game);
   goal.title = goal.textContent;
-  renderSeats(m, obs);
+  renderSeats(m);
   renderTrick(m);
   renderPiles(m, act, refusePile);
-  renderLastTrick(obs);
-  renderStatus(m, obs);
-  renderAuction(m, obs);
-  renderSheet(m, obs);
+  renderLastTrick(m);
+  renderStatus(m);
+  renderAuction(m);
+  renderSheet(m);
   renderLog(newLines);
   renderOver(m);
   $("away").classList.toggle("hidden", !(S.me !== null && m.seats[S.me] && m.seats[S.me].away && !m.over));
@@ -369,7 +368,7 @@ function init() {
   $("btn-last").addEventListener("click", () => {
     S.showLast = !S.showLast;
     $("btn-last").setAttribute("aria-pressed", S.showLast ? "true" : "false");
-    if (S.last) renderLastTrick(S.last.obs || {});
+    if (S.last) renderLastTrick(S.last);
   });
   $("ring").addEventListener("click", () => { if (S.doneTrick) endPause(); });
   $("trick-note").addEventListener("click", () => { if (S.doneTrick) endPause(); });
@@ -389,7 +388,7 @@ function init() {
     if (ws) ws.close();
   });
   // a gone player's countdown ticks between messages
-  setInterval(() => { if (S.last && (S.last.idle_deadlines || []).some((d) => typeof d === "number")) renderSeats(S.last, S.last.obs || {}); }, 1000);
+  setInterval(() => { if (S.last && (S.last.idle_deadlines || []).some((d) => typeof d === "number")) renderSeats(S.last); }, 1000);
   window.__torite = { state: () => S.last, seat: () => S.me, lines: () => S.logLines };
   // the game's words (labels in every language): the names of cards, suits and contracts too
   fetch("/api/games").then((r) => r.json()).then((data) => {

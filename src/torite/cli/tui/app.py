@@ -19,7 +19,7 @@ the status rows, the score sheet, the log, a round's summary) are drawn by
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,16 +31,17 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from torite.cards import card_str, parse_card
+from torite.cards import parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
-from torite.present.decision import Decision, group, phase_of
+from torite.present.decision import Decision
 from torite.present.labels import SUIT_SYMBOLS, korean
 from torite.present.pages import rules_page
+from torite.present.view import SeatView, ViewWords
 from torite.record import Record
 
 from .pictures import TablePictures
 from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
-from .session import RENDER_ERRORS, Session
+from .session import Session
 from .widgets import Cell, ChoiceBar, GridView, HandView
 from .words import card_text, rich_text, words
 
@@ -109,10 +110,13 @@ class TableApp(TablePictures, App[Record | None]):
         self.selecting: str | None = None  # the multi-card kind being selected
         self.selected: set[int] = set()
         self.message = ""
-        self.rounds_seen = len(session.observation().get("round_scores") or [])
+        self.rounds_seen = len(session.view().round_scores)
         self._buttons: list[tuple[Text, Callable[[], None]]] = []
         self.refused_cards: dict[int, str] = {}
         self.refused_actions: dict[Action, str] = {}
+        #: what was drawn last: the person's view and its words
+        self.seen: SeatView = session.view()
+        self.seen_words: ViewWords = session.words(self.seen)
         self.saved: Path | None = None
         self._shown: dict[str, str] = {}
         self._drawn = False
@@ -175,8 +179,8 @@ class TableApp(TablePictures, App[Record | None]):
     async def round_summary(self) -> bool:
         """After a round ends (the game going on): its summary until the person goes on.
         False when the person chose to quit there."""
-        obs = self.session.observation()
-        rows = obs.get("round_scores") or []
+        v = self.session.view()
+        rows = v.round_scores
         if len(rows) <= self.rounds_seen:
             return True
         self.rounds_seen = len(rows)
@@ -184,8 +188,8 @@ class TableApp(TablePictures, App[Record | None]):
             return True
         self.ui = Mode.SUMMARY
         title = self.session.labels.word("round_over").replace("{n}", str(len(rows)))
-        go = await self.push_screen_wait(SummaryScreen(title,
-                                                       self.summary_body(obs), self.w["continue"]))
+        go = await self.push_screen_wait(SummaryScreen(title, self.summary_body(v, self.session.words(v)),
+                                                       self.w["continue"]))
         if not go:
             self.finish()
             self.exit(self.session.record)
@@ -199,17 +203,15 @@ class TableApp(TablePictures, App[Record | None]):
         self.draw()
         s = self.session
         res = s.state.result()
+        v = s.view()
+        vw = s.words(v)
         head = Text(self.w["winners"].format(who=s.labels.word("item_sep").join(s.seat_name(x)
                                                                                   for x in res.winners)))
-        try:
-            goal = s.labels.goal_rich(s.game.options)
-        except RENDER_ERRORS:
-            goal = None
-        if goal:
-            head = Group(rich_text(goal, s.labels, style="italic"), head)  # type: ignore[assignment]
+        if vw.goal:
+            head = Group(rich_text(vw.goal, s.labels, style="italic"), head)  # type: ignore[assignment]
         self.finish()
         saved = Text(self.w["saved"].format(path=self.saved)) if self.saved else Text("")
-        body = Group(head, Text(""), self.summary_body(s.observation()), saved)
+        body = Group(head, Text(""), self.summary_body(v, vw), saved)
         await self.push_screen_wait(SummaryScreen(self.w["game_over"], body, self.w["quit_hint"]))
         self.exit(s.record)
 
@@ -251,7 +253,7 @@ class TableApp(TablePictures, App[Record | None]):
                 return
         # a refused card says why, in the rules' words ("You must follow suit: you hold ♥.")
         self.message = self.refused_cards.get(msg.card) or self.not_now(
-            self.session.labels.card_text(card_str(msg.card)))
+            self.session.labels.card_text(self.session.game.card_text(msg.card)))
         self.draw()
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
@@ -310,8 +312,8 @@ class TableApp(TablePictures, App[Record | None]):
         if which == "log":
             self.push_screen(LogScreen(w["log"], self.log_text(), w["close"], key=key))
             return
-        title, body = {"last": (w["last_trick"], self.last_trick()),
-                       "sheet": (w["score_sheet"], self.score_sheet()),
+        title, body = {"last": (w["last_trick"], self.last_trick(self.seen, self.seen_words)),
+                       "sheet": (w["score_sheet"], self.score_sheet(self.seen)),
                        "keys": (w["keys"], Text(w["help"]))}[which]
         self.push_screen(PanelScreen(title, body, w["close"], key=key))
 
@@ -353,49 +355,50 @@ class TableApp(TablePictures, App[Record | None]):
         if not self._drawn:
             return
         s = self.session
-        obs = s.observation()
         mine = self.ui == Mode.INPUT
-        self.legal = s.legal() if mine else []
-        self.decision = group(phase_of(s.game.phases(), obs["phase"]), self.legal, obs.get("hand") or [])
+        v = self.seen = s.view(deciding=mine)
+        vw = self.seen_words = s.words(v)
+        self.legal = list(v.legal)
+        self.decision = v.decision or Decision()
         d = self.decision
-        self.refused_cards, self.refused_actions = s.refusals(d) if mine else ({}, {})
+        lab = vw.labels
+        self.refused_cards = {c: lab.text(r) for c, r in vw.refused_cards.items()}
+        self.refused_actions = {a: lab.text(r) for a, r in vw.refused_actions.items()}
         if self.selecting not in d.multis:
             self.selecting = None
             self.selected = set()
         if mine and self.selecting is None and not d.singles and d.multis:
             self.selecting = next(iter(d.multis))
-        self.put("#top", self.header(obs))
-        ring_key = repr((s.lang, s.state.is_over(), [obs.get(k) for k in self._RING_KEYS], self.roles(obs)))
+        self.put("#top", self.header(v, vw))
+        ring_key = repr((s.lang, v.over, v.to_act, v.trick, v.last_trick and v.last_trick.cards, v.seats, vw.roles))
         if self._shown.get("#ring-key") != ring_key:  # the ring is the costly one: drawn on change
             self._shown["#ring-key"] = ring_key
-            self.query_one("#ring", Static).update(self.ring(obs))
-        self.put("#status", self.status(obs))
+            self.query_one("#ring", Static).update(self.ring(v, vw))
+        self.put("#status", self.status(v, vw))
         self.put("#strip", self.log_lines(s.log[-3:]))
         if self.screen.has_class("wide"):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
-                                                              self.last_trick()))
+                                                              self.last_trick(v, vw)))
             self.query_one("#side-sheet", Static).update(Group(Text(""), Text(self.w["score_sheet"], style="bold"),
-                                                               self.score_sheet()))
+                                                               self.score_sheet(v)))
             self.query_one("#side-log", Static).update(Group(Text(""), Text(self.w["log"], style="bold"),
                                                              self.log_lines(s.log[-12:])))
         self.put("#keys", self.key_hints())
-        self.put("#prompt", self.prompt(obs))
+        self.put("#prompt", self.prompt(v, vw))
         self.query_one("#prompt", Static).set_class(mine, "mine")
         hand = self.query_one(HandView)
         hand.labels = s.labels
-        cards = sorted((parse_card(c) for c in obs.get("hand") or []), key=s.game.sort_key)
+        hand.game = s.game
         if self.selecting is not None:
-            hand.show(cards, d.multis[self.selecting].cards, selecting=True, selected=self.selected)
+            hand.show(v.hand, d.multis[self.selecting].cards, selecting=True, selected=self.selected)
         else:
-            hand.show(cards, d.playable)
+            hand.show(v.hand, d.playable)
         self.draw_grid(d)
         self.draw_buttons(d)
         if mine:
             self.focus_decision()
             # a control just shown takes focus only once its style shows it
             self.call_after_refresh(self.focus_decision)
-
-    _RING_KEYS = ("to_act", "trick", "tricks", "hand_sizes", "tricks_won", "scores", "dealer", "led")
 
     def put(self, selector: str, text: Text) -> None:
         """Update a Static only when its text changed: each update costs a layout."""
@@ -419,19 +422,18 @@ class TableApp(TablePictures, App[Record | None]):
             if bar.items and focused is not bar:
                 bar.focus()
 
-    def prompt(self, obs: Mapping[str, Any]) -> Text:
+    def prompt(self, v: SeatView, vw: ViewWords) -> Text:
         s = self.session
         w = self.w
         d = self.decision
         if self.ui == Mode.OVER:
             return Text(w["game_over"])
         if self.ui != Mode.INPUT:
-            to_act = [x for x in obs.get("to_act") or []]
-            if len(to_act) > 1:
+            if len(v.to_act) > 1:
                 return Text(w["waiting_simul"])
-            return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in to_act)))
+            return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in v.to_act)))
         lines = []
-        why = s.labels.phase_prompt(str(obs.get("phase")), obs)
+        why = vw.labels.text(vw.prompt) if vw.prompt else None
         if self.selecting is not None:
             m = d.multis[self.selecting]
             lines.append(w["select_n"].format(n=m.count, kind=s.labels.action_label(self.selecting)))
@@ -470,13 +472,13 @@ class TableApp(TablePictures, App[Record | None]):
             jokers = sorted(c for c in mp if c >= 52)
             if jokers:
                 rows.append((Text("★", style="bold magenta"),
-                             [Cell(card_text(card_str(c), lab), mp.get(c), self.refused_cards.get(c, ""))
-                              for c in jokers]))
+                             [Cell(card_text(self.session.game.card_text(c), lab), mp.get(c),
+                                   self.refused_cards.get(c, "")) for c in jokers]))
             for letter, _ in suits:
                 cards = [parse_card(r + letter) for r in RANKS]
                 rows.append((Text(SUIT_SYMBOLS[letter], style="bold red" if letter in "HD" else "bold"),
-                             [Cell(card_text(card_str(c), lab), mp.get(c), self.refused_cards.get(c, ""))
-                              for c in cards]))
+                             [Cell(card_text(self.session.game.card_text(c), lab), mp.get(c),
+                                   self.refused_cards.get(c, "")) for c in cards]))
             grid.show(Text(self.w["pick_title"].format(kind=lab.action_label(kind)), style="bold"), rows)
             grid.set_class(True, "on")
         else:

@@ -1,8 +1,9 @@
-"""What the terminal table shows, drawn from the session alone: the header, the seats around
+"""What the terminal table shows, drawn from the seat's view alone: the header, the seats around
 the table, the status rows, the last trick, the score sheet, the log and a round's summary.
 
-Its own part because these pictures are rich renderables built from the session's observation
-and labels, with no widget, key or game loop in them: :class:`~torite.cli.tui.app.TableApp`
+Its own part because these pictures are rich renderables built from the seat's view
+(:class:`~torite.present.view.SeatView`, the one the web table draws too) and its words, with
+no widget, key or game loop in them: :class:`~torite.cli.tui.app.TableApp`
 places them in its widgets and screens, and the replay viewer (``torite.cli.tui.replay``)
 draws the same ones, changing a few.
 """
@@ -17,8 +18,9 @@ from rich.table import Table
 from rich.text import Text
 
 from torite.present.labels import SUIT_SYMBOLS
+from torite.present.view import SeatView, TrickView, ViewWords
 
-from .session import RENDER_ERRORS, Session
+from .session import Session
 from .words import card_text, level_name, rich_text, words
 
 
@@ -43,18 +45,17 @@ class TablePictures:
     def w(self) -> dict[str, str]:
         return words(self.session.lang)
 
-    def header(self, obs: Mapping[str, Any]) -> Text:
+    def header(self, v: SeatView, vw: ViewWords) -> Text:
         s = self.session
-        lab = s.labels
-        parts = [lab.title]
-        if isinstance(obs.get("round"), int):
-            m = obs.get("max_rounds")
-            parts.append(self.w["of_rounds"].format(n=obs["round"] + 1, m=m) if isinstance(m, int)
-                         else self.w["round"].format(n=obs["round"] + 1))
-        if isinstance(obs.get("phase"), str):
-            parts.append(lab.phase_name(obs["phase"]))
-        if isinstance(obs.get("dealer"), int):
-            parts.append(f"{self.w['dealer']}: {s.seat_name(obs['dealer'])}")
+        parts = [vw.labels.title]
+        if v.round is not None:
+            m = v.max_rounds
+            parts.append(self.w["of_rounds"].format(n=v.round + 1, m=m) if m is not None
+                         else self.w["round"].format(n=v.round + 1))
+        if vw.phase:
+            parts.append(vw.phase)
+        if v.dealer is not None:
+            parts.append(f"{self.w['dealer']}: {s.seat_name(v.dealer)}")
         return Text(" · ".join(parts))
 
     def seat_label(self, seat: int) -> str:
@@ -76,71 +77,60 @@ class TablePictures:
         out[s.human] = (2, 1)
         return out
 
-    def roles(self, obs: Mapping[str, Any]) -> list[list[str]]:
-        """Each seat's roles now (dealer, president, declarer, your partner…), from the labels."""
-        try:
-            return self.session.labels.roles(obs)
-        except RENDER_ERRORS:
-            return []
+    def card(self, card: int | None, vw: ViewWords) -> Text:
+        """A card of the view as the table draws it (its game's name for it: Mighty's one joker is
+        "Joker"), None as a back."""
+        return card_text(None if card is None else self.session.game.card_text(card), vw.labels)
 
-    def ring(self, obs: Mapping[str, Any]) -> RenderableType:
+    def ring(self, v: SeatView, vw: ViewWords) -> RenderableType:
         s = self.session
-        lab = s.labels
-        roles = self.roles(obs)
-        n = s.game.num_players
-        to_act = set(obs.get("to_act") or [])
-        trick = {e["seat"]: e for e in obs.get("trick") or [] if isinstance(e, Mapping) and "seat" in e}
-        tricks = obs.get("tricks") or []
-        last = tricks[-1] if tricks and isinstance(tricks[-1], Mapping) else None
-        shown_last = not trick and last is not None and isinstance(last.get("cards"), list)
-        if shown_last and last is not None:
-            seats = last.get("seats") or [(int(last.get("leader", 0)) + k) % n for k in range(len(last["cards"]))]
-            trick = {seat: {"seat": seat, "card": c} for seat, c in zip(seats, last["cards"])}
+        lab = vw.labels
+        roles = vw.roles
+        to_act = set(v.to_act)
+        shown_last = not v.trick.cards and v.last_trick is not None
+        shown: TrickView = v.last_trick if shown_last and v.last_trick is not None else v.trick
         cells: dict[tuple[int, int], RenderableType] = {}
-        sizes = obs.get("hand_sizes") or [None] * n
-        won = obs.get("tricks_won") or [None] * n
-        scores = obs.get("scores") or [None] * n
         for seat, place in self.positions().items():
+            facts = v.seats[seat]
             name = Text()
-            if seat in to_act and not s.state.is_over():
+            if seat in to_act and not v.over:
                 name.append("▶ ", style="bold green")
             name.append(self.seat_label(seat), style="bold" if seat == s.human else "")
             for role in roles[seat] if seat < len(roles) else ():
                 name.append(f" [{role}]", style="bold magenta")
-            if scores[seat] is not None:
-                name.append("  " + self.w["points"].format(n=scores[seat]), style="bold yellow")
+            if facts.score is not None:
+                name.append("  " + self.w["points"].format(n=facts.score), style="bold yellow")
             stats = []
-            if sizes[seat] is not None:
-                stats.append(self.w["cards"].format(n=sizes[seat]))
-            if won[seat] is not None:
-                stats.append(self.w["tricks"].format(n=won[seat]))
+            if facts.hand_size is not None:
+                stats.append(self.w["cards"].format(n=facts.hand_size))
+            if facts.tricks_won is not None:
+                stats.append(self.w["tricks"].format(n=facts.tricks_won))
             played = Text()
-            entry = trick.get(seat)
+            entry = shown.card_of(seat)
             if entry is not None:
-                card = card_text(entry.get("card"), lab)
                 played.append("[")
-                played.append_text(card)
+                played.append_text(self.card(entry.card, vw))
                 played.append("]")
                 if shown_last:
                     played.stylize("dim")
-                    if last is not None and last.get("winner") == seat:
+                    if shown.winner == seat:
                         played.append(" ★", style="yellow")
-                for k, v in entry.items():
-                    if v is True and k not in ("seat", "card"):
-                        played.append(" " + str(lab.data["tags"].get(k, k)), style="italic cyan")
+                else:
+                    for tag in entry.tags:
+                        played.append(" " + str(lab.data["tags"].get(tag, tag)), style="italic cyan")
             cells[place] = Group(name, Text(" · ".join(stats), style="dim"), played)
         centre = Text()
         centre.append(self.w["trick"], style="bold")
-        if isinstance(obs.get("led"), str) and obs["led"] in SUIT_SYMBOLS:
-            centre.append(f"  {SUIT_SYMBOLS[obs['led']]}", style="bold red" if obs["led"] in "HD" else "bold")
-        current = [e for e in obs.get("trick") or [] if isinstance(e, Mapping)]
-        if current:
+        led = v.trick.led
+        if led in SUIT_SYMBOLS:
+            centre.append(f"  {SUIT_SYMBOLS[led]}", style="bold red" if led in "HD" else "bold")
+        if v.trick.cards:
             centre.append("\n")
-            for i, e in enumerate(current):
+            for i, e in enumerate(v.trick.cards):
                 centre.append("  " if i else "")
-                centre.append_text(card_text(e.get("card"), lab))
-        elif shown_last and last is not None and isinstance(last.get("winner"), int):
-            centre.append("\n" + self.w["last_won"].format(who=s.seat_name(last["winner"])), style="dim")
+                centre.append_text(self.card(e.card, vw))
+        elif shown_last and shown.winner is not None:
+            centre.append("\n" + self.w["last_won"].format(who=s.seat_name(shown.winner)), style="dim")
         else:
             centre.append("\n" + self.w["no_trick"], style="dim")
         if (1, 1) not in cells:
@@ -153,15 +143,13 @@ class TablePictures:
                 grid.add_row(*(cells.get((r, c), Text("")) for c in range(3)))
         return grid
 
-    def status(self, obs: Mapping[str, Any]) -> Text:
-        s = self.session
-        rows = s.status(dict(obs))
+    def status(self, v: SeatView, vw: ViewWords) -> Text:
         out = Text()
-        for i, (k, v) in enumerate(rows):
+        for i, row in enumerate(vw.status):
             if i:
                 out.append("\n")
-            out.append(f"{k}: ", style="bold")
-            out.append_text(rich_text(v, s.labels))
+            out.append(f"{row.label}: ", style="bold")
+            out.append_text(rich_text(row.value, vw.labels))
         return out
 
     def key_hints(self) -> Text:
@@ -172,39 +160,35 @@ class TablePictures:
         pairs += [("?", w["k_help"]), ("q", w["k_quit"])]
         return key_line(pairs)
 
-    def last_trick(self) -> RenderableType:
+    def last_trick(self, v: SeatView, vw: ViewWords) -> RenderableType:
         s = self.session
-        obs = s.observation()
-        tricks = obs.get("tricks") or []
-        if not tricks or not isinstance(tricks[-1], Mapping):
+        t = v.last_trick
+        if t is None:
             return Text(self.w["no_last_trick"], style="dim")
-        t = tricks[-1]
-        n = s.game.num_players
-        cards = t.get("cards") or []
-        seats = t.get("seats") or [(int(t.get("leader", 0)) + k) % n for k in range(len(cards))]
         line = Text()
-        for seat, c in zip(seats, cards):
-            line.append(f"{s.seat_name(seat)} ")
-            line.append_text(card_text(c, s.labels))
+        for p in t.cards:
+            # a card played from a pile (Umbridge's dummy) is the pile's, played by its controller
+            owner = s.seat_name(p.seat) if p.pile is None else \
+                f"{vw.labels.data['maps'].get('piles', {}).get(p.pile, p.pile)} ({s.seat_name(p.seat)})"
+            line.append(f"{owner} ")
+            line.append_text(self.card(p.card, vw))
             line.append("   ")
         facts = Text()
-        for k, v in s.trick_facts(t):
+        for k, value in vw.last_trick:
             facts.append(f"\n{k}: ", style="bold")
-            facts.append_text(rich_text(v, s.labels))
+            facts.append_text(rich_text(value, vw.labels))
         return Group(line, facts)
 
-    def score_sheet(self) -> RenderableType:
+    def score_sheet(self, v: SeatView) -> RenderableType:
         s = self.session
-        obs = s.observation()
-        n = s.game.num_players
         table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("#", justify="right")
-        for seat in range(n):
+        for seat in range(v.num_players):
             table.add_column(s.seat_name(seat), justify="right")
-        for r, row in enumerate(obs.get("round_scores") or []):
-            table.add_row(str(r + 1), *(str(v) for v in row))
-        if obs.get("scores") is not None:
-            table.add_row(self.w["total"], *(str(v) for v in obs["scores"]), style="bold")
+        for r, row in enumerate(v.round_scores):
+            table.add_row(str(r + 1), *(str(x) for x in row))
+        if v.scores is not None:
+            table.add_row(self.w["total"], *(str(x) for x in v.scores), style="bold")
         return table
 
     def log_text(self) -> Text:
@@ -215,22 +199,17 @@ class TablePictures:
         """Log lines drawn with their cards and suits in colour."""
         return Text("\n").join(rich_text(x.rich, self.session.labels) for x in lines)
 
-    def summary_body(self, obs: Mapping[str, Any]) -> RenderableType:
+    def summary_body(self, v: SeatView, vw: ViewWords) -> RenderableType:
         """The last round's points explained: the scoring written out (the game's ``explain``),
         then its summary's rows with their units, each seat's calculation step by step, the
         round's points and the totals (``torite.engine.summary``)."""
         s = self.session
-        lab = s.labels
-        n = s.game.num_players
-        ends = [e for e in s.state.events if e.kind == "round_end" and e.visible_to(s.human)]
-        data: Mapping[str, Any] = ends[-1].data if ends else {}
+        lab = vw.labels
+        n = v.num_players
+        data: Mapping[str, Any] = v.round_end or {}
         out: list[RenderableType] = []
-        try:
-            explain = lab.explain_rich(data, s.names(), s.human)
-        except RENDER_ERRORS:
-            explain = []
-        for k, v in explain:
-            out.append(Text(f"{k}: ", style="bold") + rich_text(v, lab))
+        for k, value in vw.explain:
+            out.append(Text(f"{k}: ", style="bold") + rich_text(value, lab))
         table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("")
         for seat in range(n):
@@ -240,8 +219,8 @@ class TablePictures:
         for r in summary.get("rows", ()):
             label = lab.scoring_word(r["key"]) + (f" ×{r['per']}" if "per" in r else "")
             counted = "count" in r and r.get("per", 1) != 1
-            cells = [f"{r['count'][i]} = {v}" if counted and r["count"][i] else str(v)
-                     for i, v in enumerate(r["values"])]
+            cells = [f"{r['count'][i]} = {x}" if counted and r["count"][i] else str(x)
+                     for i, x in enumerate(r["values"])]
             table.add_row(Text(label, style="" if r["adds"] else "dim italic"), *cells,
                           style="" if r["adds"] else "dim")
         for i in range(max((len(x) for x in steps), default=0)):
@@ -253,8 +232,7 @@ class TablePictures:
             table.add_row(" / ".join(lab.scoring_word(key) for key in keys), *cells, style="cyan")
         if isinstance(data.get("points"), list):
             table.add_row(self.w["round_points"], *(f"{v:+}" for v in data["points"]), style="bold")
-        totals = obs.get("scores")
-        if isinstance(totals, list):
-            table.add_row(self.w["total"], *(str(v) for v in totals), style="bold")
+        if v.scores is not None:
+            table.add_row(self.w["total"], *(str(x) for x in v.scores), style="bold")
         out.append(table)
         return Group(*out)

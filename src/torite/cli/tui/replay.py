@@ -14,16 +14,15 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from torite.cards import card_str, parse_card
 from torite.engine.base import Action
-from torite.present.labels import LabelError
 from torite.present.labels import load as load_labels
+from torite.present.view import SeatView, ViewWords
 from torite.replay import OPEN, Replay, Viewer
 
 from .app import Mode, TableApp
 from .pictures import key_line
 from .session import RENDER_ERRORS, LogLine, Session
-from .words import card_text, level_name, rich_text, words
+from .words import level_name, rich_text, words
 
 #: the level asked "what would it play here?"
 SUGGEST_LEVEL = "hard"
@@ -78,6 +77,10 @@ class ReplaySession(Session):
 
     def observation(self) -> dict[str, Any]:
         return self.replay.observation(self.step, self.viewer)
+
+    @property
+    def viewer_seat(self) -> int | None:
+        return self.viewer if isinstance(self.viewer, int) else None
 
     def read_events(self, upto: int | None = None) -> list[LogLine]:
         """The log lines the viewer could read by this step."""
@@ -191,34 +194,30 @@ class ReplayApp(TableApp):
         self.exit(None)
 
     # ------------------------------------------------------------ what differs from a game in play
-    def header(self, obs: Any) -> Text:
+    def header(self, v: SeatView, vw: ViewWords) -> Text:
         rs = self.rs
         w = words(rs.lang)
-        v = rs.viewer
-        viewer = rs.seat_name(v) if isinstance(v, int) else w["open" if v == OPEN else "spectator"]
-        head = super().header(obs)
+        eyes = rs.viewer
+        viewer = rs.seat_name(eyes) if isinstance(eyes, int) else w["open" if eyes == OPEN else "spectator"]
+        head = super().header(v, vw)
         head.append(" · " + w["replay_step"].format(k=rs.step, n=rs.replay.steps) + " · " + viewer)
         return head
 
-    def status(self, obs: Any) -> Text:
-        out = super().status(obs)
-        hands = obs.get("hands")
-        if isinstance(hands, list):  # every hand open: each seat's cards by its name
-            for seat, hand in enumerate(hands):
-                line = Text(f"\n{self.seat_label(seat)}: ", style="bold")
-                try:
-                    cards = sorted((parse_card(c) for c in hand or []), key=self.rs.game.sort_key)
-                except (ValueError, TypeError, LabelError):
-                    cards = []
-                for c in cards:
-                    line.append_text(card_text(card_str(c), self.rs.labels))
-                    line.append(" ")
-                out.append_text(line)
+    def status(self, v: SeatView, vw: ViewWords) -> Text:
+        out = super().status(v, vw)
+        for seat, facts in enumerate(v.seats):  # every hand open: each seat's cards by its name
+            if facts.open_hand is None:
+                continue
+            line = Text(f"\n{self.seat_label(seat)}: ", style="bold")
+            for c in facts.open_hand:
+                line.append_text(self.card(c, vw))
+                line.append(" ")
+            out.append_text(line)
         return out
 
-    def prompt(self, obs: Any) -> Text:
+    def prompt(self, v: SeatView, vw: ViewWords) -> Text:
         rs = self.rs
-        text = super().prompt(obs) if not rs.state.is_over() else Text(words(rs.lang)["game_over"])
+        text = super().prompt(v, vw) if not rs.state.is_over() else Text(words(rs.lang)["game_over"])
         sug = self.suggestion
         if sug is not None and sug[0] == rs.step and sug[1] == rs.viewer:
             text.append("\n" + words(rs.lang)["would_play"].format(level=level_name(rs.lang, SUGGEST_LEVEL)) + " ")

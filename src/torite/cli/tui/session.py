@@ -1,8 +1,9 @@
 """One person against bots, through the protocol only: the game behind the terminal table.
 
-Kept apart from the widgets so that what the person may see is decided in one place: every
-view is built from ``state.observation(seat)``, the seat's legal actions and the events its
-seat may see; bots decide through the shared driver on their own observations.
+Kept apart from the widgets so that what the person may see is decided in one place: the table
+draws the seat's view (:func:`torite.present.view.view`, from ``state.observation(seat)``, the
+seat's legal actions and the rules' refusals: the one the web table draws too) and the events
+its seat may see; bots decide through the shared driver on their own observations.
 """
 
 from __future__ import annotations
@@ -13,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from torite.bots import make_bot
-from torite.cards import parse_card
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
-from torite.present.decision import Decision, phase_of, refused
 from torite.present.hint import suggest
 from torite.present.labels import LabelError, Labels, Rich, languages
 from torite.present.labels import load as load_labels
+from torite.present.view import SeatView, ViewWords, view, words
 from torite.record import Record, start_record
 from torite.sim import derive_seed
 
@@ -108,18 +108,6 @@ class Session:
     def seat_name(self, seat: int) -> str:
         return self.labels.name_of(seat, self.names())
 
-    def status(self, obs: dict[str, Any]) -> list[tuple[str, Rich]]:
-        try:
-            return self.labels.status_rich(obs, self.names())
-        except RENDER_ERRORS:
-            return []
-
-    def trick_facts(self, trick: Any) -> list[tuple[str, Rich]]:
-        try:
-            return self.labels.trick_facts_rich(trick, self.names(), self.human)
-        except RENDER_ERRORS:
-            return []
-
     def action_rich(self, action: Action) -> Rich:
         try:
             return self.labels.action_rich(action)
@@ -128,6 +116,20 @@ class Session:
 
     def observation(self) -> dict[str, Any]:
         return self.state.observation(self.human)
+
+    @property
+    def viewer_seat(self) -> int | None:
+        """The seat whose eyes the table shows (None: a spectator's, or every hand open)."""
+        return self.human
+
+    def view(self, *, deciding: bool = False) -> SeatView:
+        """What the person sees now; with ``deciding``, their decision with its refusals (when it
+        is theirs to make: a bot of a simultaneous phase may still have to move)."""
+        return view(self.state, self.viewer_seat, obs=self.observation(), deciding=deciding and self.human_to_act())
+
+    def words(self, v: SeatView) -> ViewWords:
+        """The view in the table's language, the person named "you"."""
+        return words(v, self.lang, self.names(), you=self.viewer_seat)
 
     def legal(self) -> list[Action]:
         return self.state.legal_actions(self.human) if self.human_to_act() else []
@@ -145,23 +147,6 @@ class Session:
             return action, self.labels.hint_rich(reason.key, reason.data, self.names())
         except RENDER_ERRORS:
             return action, None
-
-    def refusals(self, d: Decision) -> tuple[dict[int, str], dict[Action, str]]:
-        """Why each card of the hand (or of the pile played from) and each bidding cell or call the
-        decision leaves out may not be chosen now, in words, from the rules."""
-        if not self.human_to_act():
-            return {}, {}
-        obs = self.observation()
-        cards, actions = refused(self.state, self.human, phase_of(self.game.phases(), obs["phase"]), d, obs)
-
-        def said(rule: str, data: Any) -> str:
-            try:
-                return self.labels.text(self.labels.reason_rich(rule, data, self.names()))
-            except RENDER_ERRORS:
-                return self.labels.text(self.labels.reason_rich("not_now", {}))
-
-        return ({parse_card(c): said(*why) for c, why in cards.items()},
-                {a: said(*why) for a, why in actions.items()})
 
     def read_events(self, upto: int | None = None) -> list[LogLine]:
         """Log lines of the events the person may see since the last call."""

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from torite.cards import card_str
-from torite.engine.base import Action
+from torite.engine.base import Action, Game
 from torite.present.labels import Labels
 
 from .words import card_text
@@ -56,6 +56,7 @@ class HandView(Widget, can_focus=True):
         self.cursor: int | None = None  # the card under the cursor
         self._spans: list[tuple[int, int, int, int]] = []  # (line, start, end, card)
         self.labels: Labels | None = None  # the words of the game's jokers
+        self.game: Game | None = None  # its names of the cards (Mighty's one joker is "JK")
 
     def show(self, cards: Iterable[int], active: Iterable[int], *, selecting: bool = False,
              selected: Iterable[int] = ()) -> None:
@@ -105,7 +106,7 @@ class HandView(Widget, can_focus=True):
         lines: list[Text] = [Text()]
         self._spans = []
         for c in self.cards:
-            label = card_text(card_str(c), self.labels)
+            label = card_text(self.game.card_text(c) if self.game is not None else card_str(c), self.labels)
             cell = Text(" ") + label + Text(" ")
             if c not in self.active:
                 cell.stylize("dim")
