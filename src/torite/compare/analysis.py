@@ -589,6 +589,8 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         "bots": exp.bots,
         "skill": {"strong": exp.skill[0], "weak": exp.skill[1]} if exp.skill else None,
         "jobs": exp.jobs,
+        **({"backend": exp.backend.backend, "ray": exp.backend.to_json()}
+           if exp.backend is not None and exp.backend.backend != "local" else {}),
         "seconds": exp.seconds,
         "cpu_seconds": exp.cpu_seconds,
         "rounds_played": sum(len(u.round_points) + len(u.duplicate) for us in exp.units for u in us),

@@ -45,7 +45,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, OptionError
 from torite.engine.registry import game_class, make_game
-from torite.parallel import check_backend, ordered_map
+from torite.parallel import BackendInfo, ordered_map, start_backend
 from torite.seeds import derive_seed
 
 
@@ -260,6 +260,7 @@ class Experiment:
     stat_keys: tuple[str, ...]
     units: list[list[UnitData]]
     seconds: float
+    backend: BackendInfo | None = None  # where it played (Ray: the cluster and its start-up)
 
     @property
     def cpu_seconds(self) -> float:
@@ -280,7 +281,6 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
         raise ValueError("deals must be at least 2: an interval needs two deals to measure their spread")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    check_backend(backend, address)
     game = make_game(game_id, variants[0].options)
     n = game.num_players
     if len(bots) != n:
@@ -291,6 +291,7 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
     if skill is not None and skill[0] == skill[1]:
         raise ValueError("the skill measure needs two different bots (strong, weak)")
     options = [dict(v.options) for v in variants]
+    where = start_backend(backend, address, jobs)  # Ray's start-up before the clock
     jobs_list: list[_Job] = [(game_id, options, list(bots), skill, seed, i) for i in range(deals)]
     units: list[list[UnitData]] = [[] for _ in variants]
     start = time.perf_counter()
@@ -303,5 +304,5 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
             units[unit.variant].append(unit)
         if progress is not None:
             progress(done, deals)
-    return Experiment(game_id, list(variants), list(bots), skill, seed, deals, jobs, n, tuple(game.STAT_KEYS),
-                      units, time.perf_counter() - start)
+    return Experiment(game_id, list(variants), list(bots), skill, seed, deals, where.jobs, n,
+                      tuple(game.STAT_KEYS), units, time.perf_counter() - start, where)
