@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 
 from torite.compare.experiment import Experiment, UnitData
-from torite.compare.metrics import GROUPS, POSITIONS, Metric, metrics_for, never_happened
+from torite.compare.metrics import GROUPS, POSITIONS, Metric, leader_role, metrics_for, never_happened
 from torite.compare.metrics import _decided_early as _decided_early
 from torite.compare.metrics import _lead_changes as _lead_changes
 from torite.compare.metrics import _skill as _skill
@@ -63,7 +63,9 @@ from torite.compare.verdicts import (
     _verdict_line,
     in_play,
     in_play_sentence,
+    marker,
     members_of,
+    swing_line,
     verdict,
 )
 from torite.engine.registry import game_class
@@ -173,6 +175,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
             luck_boot.append(_luck_from(boot.apply(parts), total_w, n, m))
 
     plan = metrics_for(exp)
+    role = leader_role(exp)
     metrics: dict[str, Any] = {}
     points_of: dict[str, list[float]] = {}
     tests: dict[tuple[str, int], MeanCI] = {}  # the paired differences' samples, for p-values
@@ -248,6 +251,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
                                                       else d["diff"]) < band
             d["sentence"] = (_sentence(metric, names[k], base, d, points[k], points[0])
                              if d["significant"] else None)
+            d["marker"] = marker(d)
             if d["negligible"]:
                 d["sentence"] = d["sentence"][:-1] + "; significant but negligible."
             if d["sentence"] and metric.family:
@@ -283,7 +287,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         findings += [note, *ordered]
         per_variant[names[k]] = {
             "verdict": _verdict_line(names[k], base, plan, metrics, play[names[k]], inconclusive, exp.deals),
-            "play": note, "findings": ordered}
+            "swing": swing_line(names[k], base, metrics), "play": note, "findings": ordered}
     title = game_class(exp.game_id).title
     return {
         "game": exp.game_id,
@@ -302,6 +306,7 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         "confidence": 1 - LEVEL,
         "bootstrap_resamples": BOOTSTRAP,
         "negligible": NEGLIGIBLE,
+        "first_leader_role": None if role is None else {"label": role[0], "share": role[1]},
         "variants": [{"name": v.name, "changed": dict(v.given), "options": dict(v.options)} for v in exp.variants],
         "per_variant": per_variant,
         "metrics": metrics,

@@ -13,6 +13,7 @@ label, sentence and description say so (:func:`leader_role`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -122,6 +123,27 @@ def leader_follows_dealer(exp: Experiment) -> bool:
                for dealer, lead in zip(u.dealers, u.leaders, strict=True) if dealer >= 0 and lead >= 0)
 
 
+def leader_role(exp: Experiment) -> tuple[str, float] | None:
+    """The game's role the round's first leader held most often, and in which share of the
+    rounds a first card was played in (every variant, the table's games), when that share is
+    at least :data:`ROLE_SHARE`: then the rules, not the seating, chose the first leader
+    (Mighty's president leads the first trick)."""
+    rounds = [roles for us in exp.units for u in us for roles, lead in zip(u.leader_roles, u.leaders) if lead >= 0]
+    if not rounds:
+        return None
+    held = Counter(r for roles in rounds for r in set(roles))
+    if not held:
+        return None
+    label, k = min(held.items(), key=lambda x: (-x[1], x[0]))
+    share = k / len(rounds)
+    return (label, share) if share >= ROLE_SHARE else None
+
+
+def role_words(role: tuple[str, float]) -> str:
+    """``the president`` (every round) or ``the president in 87% of the rounds``."""
+    return f"the {role[0]}" + ("" if role[1] >= 1.0 else f" in {role[1]:.0%} of the rounds")
+
+
 def never_happened(exp: Experiment) -> list[str]:
     """The game's counters that stayed 0 in every game of every variant."""
     return [key for key in exp.stat_keys if all(not u.stats.get(key) for us in exp.units for u in us)]
@@ -189,24 +211,33 @@ def metrics_for(exp: Experiment) -> list[Metric]:
                    "effects estimate) rather than by who played them.", None, "{:.1%}"),
         ]
     follows = leader_follows_dealer(exp)
+    role = leader_role(exp)
     # the dealer and the seats after it; the first leader and the seats after it, unless the first
     # leader is always the seat after the dealer (then it takes that seat's place)
     order = ([("dealer", 0), ("leader", 0), *(("dealer", p) for p in range(2, n))] if follows
              else [(start, p) for start in ("dealer", "leader") for p in range(n)])
     for start, p in order:
         name = "the dealer" if start == "dealer" else "the first leader"
+        if start == "leader" and role is not None:  # the rules chose it: a role's seat, not a position
+            name = f"the first leader ({role_words(role)})"
         pos = name if p == 0 else f"the {ordinal(p)} seat after {name}"
         label = f"{name[4:]}'s edge" if p == 0 else f"edge of the {ordinal(p)} after {name}"
+        if start == "leader" and p == 0 and role is not None:
+            label = f"first leader's edge: the {role[0]}'s"
         if start == "leader" and follows:
             pos, label = pos + " (the 1st seat after the dealer)", label + " (1st after the dealer)"
         key = {("dealer", 0): "dealer_advantage", ("leader", 0): "first_leader_advantage"}.get(
             (start, p), f"edge_by_position.{start}_{p}")
+        about = (" (the seat that plays a round's first card)." if pos.startswith("the first l") else ".")
+        if start == "leader" and role is not None:
+            about += (f" The rules choose that seat: it was the {role[0]} "
+                      + ("in every round" if role[1] >= 1.0 else f"in {role[1]:.0%} of the rounds")
+                      + (f", so this edge is the {role[0]}'s, a role's rather than a position's."
+                         if p == 0 else f", so this seat is placed by the {role[0]}, not by the deal."))
         out.append(Metric(key, f"{label} (points/round)", POSITIONS, "points",
                           f"the edge of {pos} over the other seats is", "points a round larger",
                           "points a round smaller",
-                          f"Round points of {pos} less the mean of the other seats' in the same round"
-                          + (" (the seat that plays a round's first card)." if pos.startswith("the first l")
-                             else "."),
+                          f"Round points of {pos} less the mean of the other seats' in the same round" + about,
                           _position_edge(p, start == "leader"), family=POSITIONS))
     for p in range(n):
         pos = "the first dealer" if p == 0 else f"the {ordinal(p)} seat after the first dealer"

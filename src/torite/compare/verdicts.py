@@ -75,6 +75,62 @@ def _short(metric: Metric, d: dict[str, Any]) -> str:
 
 
 
+#: a difference's marker, by verdict: significant (up, down), significant but negligible (up,
+#: down: the interval excludes zero but the difference lies within the negligible band), no
+#: meaningful difference, too wide to conclude
+MARKERS = {"higher": "▲", "lower": "▼", "higher negligible": "△", "lower negligible": "▽", "same": "≈",
+           "inconclusive": "?"}
+
+
+def marker(d: dict[str, Any]) -> str:
+    """The marker of a judged difference (:data:`MARKERS`)."""
+    return MARKERS[d["verdict"] + (" negligible" if d.get("negligible") else "")]
+
+
+#: the measures "is it swingier?" reads, and how each says it moved
+_SWING = (("round_score_sd", "a round's points spread {x} {way}", "more", "less"),
+          ("round_range", "the gap between a round's best and worst seat is {x} points {way}", "wider", "narrower"),
+          ("lead_changes", "the lead changes {x} times {way} a game", "more", "fewer"))
+
+
+def swing_line(name: str, base: str, metrics: dict[str, Any]) -> str:
+    """One line answering "is it swingier?": the spread of round scores, the gap between a
+    round's best and worst seat and the lead changes read together (each counts when it is
+    significant and more than negligible)."""
+    up: list[str] = []
+    down: list[str] = []
+    wide: list[str] = []
+    read: list[str] = []
+    quiet = ""
+    for key, text, more, less in _SWING:
+        m = metrics.get(key)
+        if m is None:
+            continue
+        d = m["diffs"][name]
+        if key == "lead_changes" and all(v["mean"] == 0 for v in m["values"].values()):
+            quiet = " (one-round games: no lead to change)"
+            continue
+        read.append(m["label"])
+        if d["verdict"] == "inconclusive":
+            wide.append(m["label"])
+            continue
+        if not d["significant"] or d["negligible"]:
+            continue
+        x = f"{100 * abs(d['relative']):.1f}%" if key == "round_score_sd" else m["format"].format(abs(d["diff"]))
+        (up if d["diff"] > 0 else down).append(text.format(x=x, way=more if d["diff"] > 0 else less))
+    open_ = f"; too wide to tell for {' and '.join(wide)}" if wide else ""
+    if up and down:
+        return f"Mixed: in {name} {' and '.join(up)}, but {' and '.join(down)} than in {base}{open_}{quiet}."
+    if up:
+        return f"Yes, {name} is swingier: {' and '.join(up)} than in {base}{open_}{quiet}."
+    if down:
+        return f"No, {name} is steadier: {' and '.join(down)} than in {base}{open_}{quiet}."
+    if wide:
+        return (f"Too wide to tell whether {name} is swingier than {base}: {' and '.join(wide)} "
+                f"{'is' if len(wide) == 1 else 'are'} too wide to conclude (raise --deals){quiet}.")
+    return f"No: {name} swings as {base} does ({', '.join(read)}: no meaningful difference){quiet}."
+
+
 # ---------------------------------------------------------------------------- rules in play
 def _bot_names(names: Sequence[str]) -> str:
     """``normal`` for three normal bots, ``hard, normal, random`` for a mixed table."""
