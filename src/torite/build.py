@@ -24,7 +24,9 @@ from pathlib import Path
 
 #: the modules the compiled build compiles (paths under ``src/``), chosen by the profile: the
 #: kit and what it calls on every decision, every game's rules and rule-of-thumb bot, the search
-#: bots and the loop that lets bots play.  ``engine/base.py`` (the protocol's abstract classes),
+#: bots, the loop that lets bots play, and a research environment's step (the observation
+#: layout, the tracker that keeps a seat's vector, the batched environment's loop; numpy is
+#: reached through them as Python objects).  ``engine/base.py`` (the protocol's abstract classes),
 #: ``engine/kit/gamedata.py`` (a game's declarations) and ``engine/kit/game.py`` (the factory of
 #: its states) stay interpreted: a game class is read once per state, and interpreted, a
 #: subclass's narrower ``game`` type is the same object to mypyc.  A compiled rules module
@@ -45,6 +47,9 @@ COMPILED: tuple[str, ...] = (
     "torite/engine/kit/state.py",
     "torite/engine/kit/determinizer.py",
     "torite/bots/search.py",
+    "torite/adapters/obsspec.py",
+    "torite/adapters/tracker.py",
+    "torite/adapters/batch.py",
     "torite/games/glapgos/bot.py",
     "torite/games/glapgos/melds.py",
     "torite/games/glapgos/rules.py",

@@ -193,6 +193,7 @@ def register_all() -> list[str]:
         name = env_id(game_id)
         if name not in gymnasium.registry:
             gymnasium.register(name, entry_point=f"{__name__}:ToriteGymEnv", kwargs={"game_id": game_id},
+                               vector_entry_point="torite.adapters.vector:ToriteVectorEnv",
                                disable_env_checker=True)
         ids.append(name)
     return ids
