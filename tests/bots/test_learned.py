@@ -51,9 +51,9 @@ def test_it_decides_legally_from_the_observation_alone_and_the_same_way_every_ti
         state.apply(seat, choice)
 
 
-def test_a_game_without_a_policy_or_options_it_was_not_trained_on_are_refused_saying_why(
+def test_a_game_without_a_policy_is_refused_saying_why(
         capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(BotError, match="no policy for hearts .*train one: examples/train_maskable_ppo.py"):
+    with pytest.raises(BotError, match=r"no policy for hearts .*train one: examples/train_maskable_ppo\.py"):
         make_bot("learned", make_game("hearts"), 0, 0)
     out = evaluate("hearts", ["random", "learned"], 4)
     assert "learned" in out["missing"] and "learned: not played" in table(out)
