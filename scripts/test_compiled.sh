@@ -5,7 +5,9 @@
 # packages are .venv's (linked, not installed again: .venv's editable torite is not seen), and
 # runs on it the conformance suite, the Hearts differential against OpenSpiel, the record and
 # replay tests, the bots carried to the server's worker processes (pickled: compiled, a bot is a
-# native object) and the test that both builds play the same games byte for byte.
+# native object), the test that both builds play the same games byte for byte, and a game from
+# outside the package that subclasses the compiled game and state classes (tests/outside), and
+# the research encodings it compiles (the tracker against the whole encoding, the batched env).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -34,4 +36,5 @@ assert "site-packages" in torite.__file__, torite.__file__
 print("running the tests on", build_name(), "from", torite.__file__)
 PY
 build/ci-venv/bin/python -m pytest -n 2 -p no:cacheprovider tests/conformance tests/hearts/test_openspiel_differential.py \
-  tests/cli/test_record.py tests/web/test_bots.py tests/test_builds.py "$@"
+  tests/cli/test_record.py tests/web/test_bots.py tests/test_builds.py tests/outside \
+  tests/adapters/test_encoding.py tests/adapters/test_vector.py "$@"

@@ -46,7 +46,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game
 from torite.engine.registry import make_game
-from torite.parallel import check_backend, ordered_map
+from torite.parallel import ordered_map, start_backend
 from torite.seeds import derive_seed
 from torite.stats import mean_ci
 
@@ -181,11 +181,11 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
         raise ValueError("deals must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    check_backend(backend, address)
     n = game.num_players
     plan = seatings(len(names), n)
     for name in names:  # fail fast on an unknown name, before any worker starts
         make_bot(name, game, 0, 0)
+    where = start_backend(backend, address, jobs)  # Ray's start-up before the clock
     job_list: list[_Job] = [(game_id, dict(game.options), names, seed, i) for i in range(deals)]
     results: list[DealResult] = []
     start = time.perf_counter()
@@ -202,11 +202,12 @@ def arena(game_id: str, options: Mapping[str, Any] | None, bots: Sequence[str], 
         "deals": deals,
         "seatings": [[names[b] for b in s] for s in plan],
         "rounds": deals * len(plan),
-        "jobs": jobs,
+        "jobs": where.jobs,
         "seconds": time.perf_counter() - start,
     }
     if backend != "local":
         out["backend"] = backend
+        out["ray"] = where.to_json()
     out["score_sign"] = game.SCORE_SIGN
     out.update(summarize(names, n, results, game.SCORE_SIGN))
     return out

@@ -14,15 +14,19 @@ torite is installed.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.machinery
 import json
 import os
+import re
 from pathlib import Path
 
 #: the modules the compiled build compiles (paths under ``src/``), chosen by the profile: the
 #: kit and what it calls on every decision, every game's rules and rule-of-thumb bot, the search
-#: bots and the loop that lets bots play.  ``engine/base.py`` (the protocol's abstract classes),
+#: bots, the loop that lets bots play, and a research environment's step (the observation
+#: layout, the tracker that keeps a seat's vector, the batched environment's loop; numpy is
+#: reached through them as Python objects).  ``engine/base.py`` (the protocol's abstract classes),
 #: ``engine/kit/gamedata.py`` (a game's declarations) and ``engine/kit/game.py`` (the factory of
 #: its states) stay interpreted: a game class is read once per state, and interpreted, a
 #: subclass's narrower ``game`` type is the same object to mypyc.  A compiled rules module
@@ -43,6 +47,9 @@ COMPILED: tuple[str, ...] = (
     "torite/engine/kit/state.py",
     "torite/engine/kit/determinizer.py",
     "torite/bots/search.py",
+    "torite/adapters/obsspec.py",
+    "torite/adapters/tracker.py",
+    "torite/adapters/batch.py",
     "torite/games/glapgos/bot.py",
     "torite/games/glapgos/melds.py",
     "torite/games/glapgos/rules.py",
@@ -66,6 +73,62 @@ COMPILED: tuple[str, ...] = (
     "torite/games/umbridge/rules.py",
     "torite/games/umbridge/scoring.py",
 )
+
+def open_classes(src: Path) -> dict[str, str]:
+    """The classes of the :data:`COMPILED` modules declared ``@mypyc_attr(native_class=False,
+    allow_interpreted_subclasses=True)`` (each game's class), in the sources under ``src``: class name
+    -> module path."""
+    found: dict[str, str] = {}
+    for name in COMPILED:
+        tree = ast.parse((src / name).read_text(encoding="utf-8"))
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for deco in node.decorator_list:
+                if not (isinstance(deco, ast.Call) and getattr(deco.func, "id", None) == "mypyc_attr"):
+                    continue
+                flags = {k.arg: getattr(k.value, "value", None) for k in deco.keywords}
+                if flags.get("native_class") is False and flags.get("allow_interpreted_subclasses") is True:
+                    if node.name in found:
+                        raise ValueError(f"two open classes named {node.name} ({found[node.name]}, {name})")
+                    found[node.name] = name
+    return found
+
+
+def open_non_native_classes(c_files: list[Path], classes: dict[str, str]) -> dict[str, int]:
+    """Make the C that mypyc generated honour ``allow_interpreted_subclasses=True`` on the
+    non-native ``classes`` (:func:`open_classes`), as mypyc honours it on a native class: every
+    exact type check of such a class becomes an ``isinstance`` check.  Called by ``setup.py``
+    between generating the C and compiling it; returns the checks rewritten per class.
+
+    Why: each game's class is a Python (non-native) class in a compiled module, and a designer's
+    house rules subclass it (``docs/new-game.md``).  mypyc assumes it knows every subclass of a
+    class it compiles: where code takes the game class (a state's ``game``, ``self`` of every
+    method the game class defines) it checks the *exact* type (``Py_TYPE(x) == T``), so an
+    interpreted subclass was refused (``TypeError: ...TrickOfTheDead object expected; got
+    ClubsHouse``).  The attribute that lifts that assumption (mypyc then writes
+    ``PyObject_TypeCheck(x, T)``) is read only for native classes: mypyc 2.4 skips the
+    attributes of a non-native class, and mypyc is itself compiled, so it cannot be patched from
+    here.  A non-native class's methods and attributes are looked up as Python looks them up
+    anyway, so the type checks are all that changes; ``tests/outside`` runs on the compiled build
+    and fails without this."""
+    counts = dict.fromkeys(classes, 0)
+    if not classes:
+        return counts
+    names = "|".join(re.escape(c) for c in sorted(classes))
+    check = re.compile(r"Py_TYPE\(([A-Za-z_][A-Za-z0-9_]*)\) == (CPyType_(?:[A-Za-z0-9_]*___)?(" + names + r"))\b")
+
+    def rewrite(m: re.Match[str]) -> str:
+        counts[m.group(3)] += 1
+        return f"PyObject_TypeCheck({m.group(1)}, {m.group(2)})"
+
+    for path in c_files:
+        text = path.read_text(encoding="utf-8")
+        new = check.sub(rewrite, text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+    return counts
+
 
 #: written by the compiled build beside this module: each compiled module's source hash
 RECORD = "_compiled.json"

@@ -9,14 +9,20 @@ The ``ray`` backend sends the items to a Ray cluster (a local one started on fir
 cluster at ``address``) in batches, many items per task, so a task's overhead (milliseconds)
 is paid once per batch and not per game; results are still yielded in input order, so every
 number folded from them is the same as with the local backend.  Ray is optional: without it
-the backend raises :class:`BackendError` saying how to install it.
+the backend raises :class:`BackendError` saying how to install it.  :func:`start_backend` starts
+Ray (or joins the cluster) before a run's clock starts, so a run's rate counts its games and
+not Ray's start-up, which it reports apart (:class:`BackendInfo`), with the cluster's CPUs as
+the run's ``jobs``.  Games from outside the package (``--game-module``, see
+:mod:`torite.engine.registry`) travel with every task: a worker registers them before it plays.
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -78,7 +84,74 @@ def _import_ray() -> Any:
     return ray
 
 
-def _run_batch(fn: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+@dataclass(frozen=True)
+class BackendInfo:
+    """Where a run plays: ``jobs`` is how many games it plays at once (``--jobs`` locally, the
+    cluster's CPUs on Ray); ``startup_seconds`` the wall time Ray took to start or to be
+    joined (0 locally, or when this process had joined it already), which a run's rates leave
+    out; ``nodes`` the cluster's live machines."""
+
+    backend: str
+    jobs: int
+    startup_seconds: float = 0.0
+    nodes: int = 1
+    address: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``ray`` object of a run's JSON (local runs have none)."""
+        return {"address": self.address, "nodes": self.nodes, "cpus": self.jobs,
+                "startup_seconds": self.startup_seconds}
+
+
+def start_backend(backend: str, address: str | None, jobs: int) -> BackendInfo:
+    """Check the backend and, for Ray, start it or join the cluster now (before the run's clock
+    starts): what the run will play on."""
+    check_backend(backend, address)
+    if backend != "ray":
+        return BackendInfo(backend, jobs)
+    from torite.engine.registry import outside_games
+
+    ray = _import_ray()
+    t0 = time.perf_counter()
+    _init_ray(ray, address)
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    # a task a CPU: each worker imports torite (and the run's games) now, not in the first batch
+    warm = ray.remote(_warm)
+    games = outside_games() or None
+    ray.get([warm.remote(games) for _ in range(cpus)])
+    seconds = time.perf_counter() - t0
+    nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+    return BackendInfo(backend, cpus, seconds, max(1, nodes), address)
+
+
+def _warm(games: Mapping[str, tuple[str, str | None]] | None) -> None:
+    """A worker's start-up: torite's simulator, arena and comparison imported, the run's games
+    from outside registered."""
+    import torite.arena
+    import torite.compare.experiment
+    import torite.sim  # noqa: F401
+    from torite.engine.registry import register_outside
+
+    if games:
+        register_outside(games)
+    time.sleep(0.01)  # long enough that the tasks spread over the workers
+
+
+def _init_ray(ray: Any, address: str | None) -> None:
+    if ray.is_initialized():
+        return
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {e}") from None
+
+
+def _run_batch(fn: Callable[[T], R], batch: Sequence[T],
+               games: Mapping[str, tuple[str, str | None]] | None = None) -> list[R]:
+    if games:  # games from outside the package, registered on the worker as in the driver
+        from torite.engine.registry import register_outside
+
+        register_outside(games)
     return [fn(x) for x in batch]
 
 
@@ -92,15 +165,14 @@ def ray_map(fn: Callable[[T], R], items: Sequence[T], *, address: str | None = N
     """``map(fn, items)`` on Ray, ``batch`` items per task (``None``: :func:`ray_batch_size`),
     yielding in input order.  Starts a local Ray (or joins ``address``) unless Ray is already
     initialised in this process, e.g. by the caller with its own resources."""
+    from torite.engine.registry import outside_games
+
     ray = _import_ray()
-    if not ray.is_initialized():
-        try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        except (ConnectionError, ValueError, RuntimeError) as e:
-            raise BackendError(f"cannot reach the Ray cluster at {address}: {e}") from None
+    _init_ray(ray, address)
     size = batch or ray_batch_size(len(items), int(ray.cluster_resources().get("CPU", 1)))
     task = ray.remote(_run_batch)
-    refs = [task.remote(fn, list(items[i:i + size])) for i in range(0, len(items), size)]
+    games = outside_games() or None
+    refs = [task.remote(fn, list(items[i:i + size]), games) for i in range(0, len(items), size)]
     for ref in refs:
         yield from ray.get(ref)
 

@@ -18,7 +18,7 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, State
 from torite.engine.registry import make_game
-from torite.parallel import check_backend, ordered_map
+from torite.parallel import ordered_map, start_backend
 from torite.record import Record, start_record
 from torite.seeds import derive_seed
 from torite.stats import mean_ci
@@ -94,11 +94,11 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         raise ValueError("the number of rounds or games must be at least 1")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    check_backend(backend, address)
     game = make_game(game_id, options)
     n = game.num_players
     if len(bots) != n:
         raise ValueError(f"{len(bots)} bots for {n} seats")
+    where = start_backend(backend, address, jobs)  # Ray's start-up before the clock: not in the rates
     mode = "rounds" if rounds is not None else "games"
     keep = records is not None
     jobs_list: list[_Job] = [(game_id, dict(game.options), list(bots), seed, mode, keep, i)
@@ -133,10 +133,11 @@ def simulate(game_id: str, options: Mapping[str, Any], bots: Sequence[str], *, r
         "actions": total_actions,
         "rounds_per_second": len(round_rows) / elapsed if elapsed > 0 else 0.0,
         "actions_per_second": total_actions / elapsed if elapsed > 0 else 0.0,
-        "jobs": jobs,
+        "jobs": where.jobs,
     }
     if backend != "local":
         out["backend"] = backend
+        out["ray"] = where.to_json()
     if mode == "games":
         out["games"] = len(results)
         out["wins"] = [sum(1 for res in results if s in res.winners) for s in range(n)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import operator
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +19,7 @@ from torite.sim import simulate
 
 ray = pytest.importorskip("ray")
 
-_TIMING = {"rounds_per_second", "actions_per_second", "seconds", "backend", "jobs"}
+_TIMING = {"rounds_per_second", "actions_per_second", "seconds", "backend", "jobs", "ray"}
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +51,33 @@ def test_simulate_on_ray_gives_the_local_numbers(local_ray: None) -> None:
     assert _same(games_ray) == _same(games_local)
 
 
+def test_a_ray_run_reports_the_clusters_cpus_as_its_jobs_and_its_start_up_apart(
+        local_ray: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jobs`` is what the run played on (the cluster's 2 CPUs here, not ``--jobs``'s 1), and a
+    slow start (a cluster far away) is said apart, not counted in the rates."""
+    import time
+
+    import torite.parallel as parallel
+
+    real_init, real_clock = parallel._init_ray, time.perf_counter
+    late = [0.0]
+
+    def slow(ray_module: Any, address: str | None) -> None:  # joining takes an hour, by the clock
+        real_init(ray_module, address)
+        if not late[0]:
+            late[0] = 3600.0
+
+    monkeypatch.setattr(parallel, "_init_ray", slow)
+    monkeypatch.setattr(time, "perf_counter", lambda: real_clock() + late[0])
+    out = simulate("kaedama", {}, ["random"] * 3, rounds=30, seed=1, backend="ray")
+    assert out["jobs"] == 2 and out["ray"]["cpus"] == 2 and out["ray"]["nodes"] == 1
+    assert out["ray"]["startup_seconds"] >= 3600
+    assert out["rounds"] / out["rounds_per_second"] < 600  # the rate's clock started after Ray was up
+    late[0] = 0.0
+    played = arena("kaedama", {}, ["normal", "random"], 2, seed=1, backend="ray")
+    assert played["jobs"] == 2 and played["ray"]["startup_seconds"] >= 3600 and played["seconds"] < 600
+
+
 def test_arena_on_ray_gives_the_local_numbers(local_ray: None) -> None:
     local = arena("kaedama", {}, ["normal", "random"], 6, seed=3)
     remote = arena("kaedama", {}, ["normal", "random"], 6, seed=3, backend="ray")
@@ -68,8 +96,10 @@ def test_compare_on_ray_gives_the_local_numbers(local_ray: None) -> None:
     kw: dict[str, Any] = {"deals": 3, "skill": ("normal", "random"), "seed": 4}
     local = compare("kaedama", ["base", "reverse:reverse=true"], "random", **kw)
     remote = compare("kaedama", ["base", "reverse:reverse=true"], "random", backend="ray", **kw)
-    assert {k: v for k, v in remote.items() if k != "cpu_seconds"} == {
-        k: v for k, v in local.items() if k != "cpu_seconds"} | {"seconds": remote["seconds"]}
+    timing = ("cpu_seconds", "seconds", "jobs", "backend", "ray")
+    assert remote["jobs"] == 2 and remote["backend"] == "ray" and local["jobs"] == 1
+    assert {k: v for k, v in remote.items() if k not in timing} == {
+        k: v for k, v in local.items() if k not in timing}
 
 
 def test_the_cli_runs_simulate_and_arena_on_ray(local_ray: None, capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,3 +167,24 @@ def test_a_servers_search_bots_think_on_ray_and_decide_as_in_process(local_ray: 
             await pool.stop()
 
     assert asyncio.run(play()) == "think"
+
+
+def test_a_game_from_outside_the_package_plays_on_ray_as_it_plays_here(
+        local_ray: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers of a Ray already running register the game a task names (by ``module:Class``)
+    and import its module: here from the folder the driver loaded it from."""
+    from outside.house import CLASS, ID, MODULE, write_house
+    from torite.engine import registry
+
+    module = write_house(tmp_path / "house")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setenv(registry.GAME_MODULES_ENV, "")
+    try:
+        registry.load_game_module(f"{module}:{CLASS}")
+        kw: dict[str, Any] = {"games": 4, "seed": 9}
+        local = simulate(ID, {"target": 40}, ["normal", "random", "random"], **kw)
+        remote = simulate(ID, {"target": 40}, ["normal", "random", "random"], backend="ray", **kw)
+        assert _same(remote) == _same(local) and local["game"] == ID
+    finally:
+        registry.unregister_game(ID)
+        sys.modules.pop(MODULE, None)

@@ -170,8 +170,10 @@ def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -
     for key in ("game", "title", "seed", "deals", "seats", "bots", "skill", "jobs", "seconds", "rounds_played",
                 "cpu_seconds", "confidence", "bootstrap_resamples", "negligible", "variants", "per_variant", "metrics",
                 "findings",
-                "in_play", "identical", "never_happened", "inconclusive", "distributions"):
+                "in_play", "identical", "never_happened", "inconclusive", "distributions", "first_leader_role"):
         assert key in d, key
+    assert d["first_leader_role"] is None  # Trick of the Dead: the seat after the dealer leads, no role
+    assert d["per_variant"]["survival"]["swing"]
     assert [v["name"] for v in d["variants"]] == ["base", "survival"]
     assert d["variants"][1]["changed"] == {"survival": True}
     assert set(d["per_variant"]) == {"survival"} and d["per_variant"]["survival"]["verdict"].startswith("survival: ")
@@ -188,8 +190,9 @@ def test_the_json_has_every_documented_key(capsys: pytest.CaptureFixture[str]) -
         assert v["ci95"][0] <= v["mean"] <= v["ci95"][1], key
         assert m["family"] == ("seats by position" if m["group"] == "seats by position" else None), key
         diff = m["diffs"]["survival"]
-        for k in ("diff", "ci95", "verdict", "significant", "deals_needed", "sentence", "negligible"):
+        for k in ("diff", "ci95", "verdict", "significant", "deals_needed", "sentence", "negligible", "marker"):
             assert k in diff, (key, k)
+        assert diff["marker"] in "▲▼△▽≈?"
         assert diff["verdict"] in ("higher", "lower", "same", "inconclusive")
     for x in d["inconclusive"]:
         assert x["deals_needed"] is None or x["deals_needed"] > 4
@@ -474,3 +477,55 @@ def test_counters_are_reported_in_words_and_never_by_their_keys(twins: dict[str,
         if "_" in key:  # a raw name such as survival_points, never a word a designer reads
             assert key not in m["label"] + m["description"] and key not in page and key not in text
     assert "zombies risen per round" in page and "points for surviving hearts per round" in text
+
+
+# ---------------------------------------------------------------------------- markers, roles, swings
+def test_a_significant_but_negligible_difference_has_a_marker_of_its_own() -> None:
+    """One point a round more for the dealer, every deal alike: the interval excludes zero, but a
+    point is within 5% of a round score's deviation (hundreds of points here): △, not ▲."""
+    deals = 30
+    base = [float(i % 7) for i in range(deals)]  # the dealer scores 0 to 600 a round
+    out = analyze(_synthetic([base, [x + 0.01 for x in base], [x + 2.0 for x in base]]))
+    small = out["metrics"]["points_per_round"]["diffs"]["v1"]
+    assert small["verdict"] == "higher" and small["negligible"] and small["marker"] == "△"
+    big = out["metrics"]["points_per_round"]["diffs"]["v2"]
+    assert big["verdict"] == "higher" and not big["negligible"] and big["marker"] == "▲"
+    page, text = render(out), format_summary(out)
+    assert '<span class="neg">△▽ significant but negligible</span>' in page
+    assert re.search(r'<td class="neg">△ \+0\.33', page) and re.search(r'<td class="sig">▲ \+66\.67', page)
+    row = next(line for line in text.splitlines() if line.strip().startswith("points per round"))
+    assert row.split()[-2].endswith("△") and row.split()[-1].endswith("▲")
+    assert "△▽ significant but negligible" in text
+
+
+def test_is_it_swingier_reads_the_spread_the_gap_and_the_lead_changes_together() -> None:
+    deals = 30
+    base = [float(i % 5) for i in range(deals)]
+    out = analyze(_synthetic([base, [2 * x for x in base], [x / 2 for x in base], list(base)]))
+    swings = {name: out["per_variant"][name]["swing"] for name in ("v1", "v2", "v3")}
+    assert swings["v1"].startswith("Yes, v1 is swingier: a round's points spread 100.0% more and the gap between "
+                                   "a round's best and worst seat is 200.00 points wider than in base")
+    assert swings["v2"].startswith("No, v2 is steadier: a round's points spread 50.0% less")
+    assert swings["v3"].startswith("No: v3 swings as base does")
+    assert all(s.endswith("(one-round games: no lead to change).") for s in swings.values())
+    assert "Is it swingier? Yes, v1 is swingier" in render(out)
+    assert "Is it swingier?\n  Yes, v1 is swingier" in format_summary(out)
+
+
+def test_a_first_leader_the_rules_choose_is_named_by_its_role() -> None:
+    """When the rules, not the seating, choose who leads (Mighty's president leads the first
+    trick), the first leader's edge is the role's, and says so."""
+    variants = make_variants(TOD, ["base", "v1"])
+    units = [[UnitData(i, v, [(10, 0, 0)], [0], [2], [(0,)], (0,), {}, [], [(SAME, None)],
+                       leader_roles=[("president",) if i % 4 else ()]) for i in range(8)] for v in range(2)]
+    out = analyze(Experiment(TOD, variants, ["random"] * 3, None, 0, 8, 1, 3, (), units, 0.0))
+    assert out["first_leader_role"] == {"label": "president", "share": 0.75}
+    m = out["metrics"]["first_leader_advantage"]
+    assert m["label"] == "first leader's edge: the president's (points/round)"
+    assert "it was the president in 75% of the rounds, so this edge is the president's" in m["description"]
+    assert out["metrics"]["edge_by_position.leader_1"]["label"] == (
+        "edge of the 1st after the first leader (the president in 75% of the rounds) (points/round)")
+    mighty = compare("mighty", ["a", "b"], "random", deals=2, skill=None, seed=1)
+    assert mighty["first_leader_role"] == {"label": "president", "share": 1.0}
+    assert mighty["metrics"]["first_leader_advantage"]["label"] == "first leader's edge: the president's (points/round)"
+    assert compare(TOD, ["a", "b"], "random", deals=2, skill=None)["first_leader_role"] is None

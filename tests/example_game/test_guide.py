@@ -14,6 +14,7 @@ QUOTED = [
     ROOT / "tests" / "conftest.py",
     ROOT / "src" / "torite" / "games" / "trick_of_the_dead" / "rules.py",
     ROOT / "src" / "torite" / "engine" / "registry.py",
+    ROOT / "tests" / "outside" / "house.py",  # the house-rules subclass of "A game of your own"
 ]
 #: lines that show what a new game adds, not what exists
 ILLUSTRATIONS = {'"mighty": "torite.games.mighty.rules:Mighty",'}

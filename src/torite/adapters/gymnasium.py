@@ -181,6 +181,47 @@ class ToriteGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 "winners": list(result.winners), "result": result.to_json()}
 
 
+class FlatMasked(gymnasium.ObservationWrapper[npt.NDArray[np.float32], np.int64, dict[str, Any]]):
+    """The observation vector alone, as a ``Box``, with the legal actions from
+    :meth:`action_masks`: the form most libraries take (Stable-Baselines3's ``MlpPolicy`` with
+    sb3-contrib's ``MaskablePPO``, a CleanRL-style loop), a torite environment's dict of
+    ``observation`` and ``action_mask`` being one they do not.
+
+    >>> env = FlatMasked(ToriteGymEnv("kaedama", opponents="normal", seat="random"))
+    >>> obs, info = env.reset(seed=0)          # obs: float32 (796,)
+    >>> mask = env.action_masks()              # int8 (38,), what MaskablePPO asks for
+
+    Its mask is always the one of the observation just returned (all zero once the episode is
+    over)."""
+
+    def __init__(self, env: gymnasium.Env[dict[str, Any], np.int64]) -> None:
+        super().__init__(env)
+        space = env.observation_space
+        if not isinstance(space, spaces.Dict) or "observation" not in space.spaces:
+            raise TypeError("FlatMasked wraps a torite environment (a dict of observation and action_mask)")
+        box = space.spaces["observation"]
+        assert isinstance(box, spaces.Box)
+        self.observation_space = box
+        mask_space = space.spaces["action_mask"]
+        assert isinstance(mask_space, spaces.Box)
+        self._mask: npt.NDArray[np.int8] = np.zeros(mask_space.shape, np.int8)
+
+    def observation(self, observation: dict[str, Any]) -> npt.NDArray[np.float32]:
+        self._mask = observation["action_mask"]
+        vector: npt.NDArray[np.float32] = observation["observation"]
+        return vector
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal action ids of the observation just returned (booleans, as sb3-contrib
+        takes them)."""
+        return self._mask.astype(np.bool_)
+
+
+def flat_env(game_id: str, **kwargs: Any) -> FlatMasked:
+    """:class:`FlatMasked` over ``ToriteGymEnv(game_id, **kwargs)``."""
+    return FlatMasked(ToriteGymEnv(game_id, **kwargs))
+
+
 def env_id(game_id: str) -> str:
     """The Gymnasium id of a torite game: ``torite/<game id>-v0``."""
     return f"torite/{game_id}-v0"
@@ -193,6 +234,7 @@ def register_all() -> list[str]:
         name = env_id(game_id)
         if name not in gymnasium.registry:
             gymnasium.register(name, entry_point=f"{__name__}:ToriteGymEnv", kwargs={"game_id": game_id},
+                               vector_entry_point="torite.adapters.vector:ToriteVectorEnv",
                                disable_env_checker=True)
         ids.append(name)
     return ids
@@ -207,4 +249,4 @@ def make_vec(game_id: str, num_envs: int, *, vectorization_mode: str = "sync", *
 
 register_all()
 
-__all__ = ["ToriteGymEnv", "env_id", "make_vec", "register_all"]
+__all__ = ["FlatMasked", "ToriteGymEnv", "env_id", "flat_env", "make_vec", "register_all"]

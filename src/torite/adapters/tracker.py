@@ -7,7 +7,6 @@ state's attributes rather than the observation, and needs only the layout
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,13 @@ def _items(v: Vector) -> Any:
     return memoryview(v)  # type: ignore[arg-type]
 
 
+#: everything a tracker holds but its memoryview (what pickling and copying carry)
+_STATE: tuple[str, ...] = (
+    "spec", "seat", "me", "v", "_at", "_phase", "_phase_i", "_to_act", "_turn", "_dealer", "_leader", "_led",
+    "_round", "_hand", "_sizes", "_scores", "_points", "_won", "_voids", "_trick_cards", "_trick_key",
+    "_trick_ones", "_read_round", "_read", "_raw", "_shown", "_written")
+
+
 class Tracker:
     """One seat's observation vector (``None``: a spectator's), kept up to date as the game goes
     on rather than encoded whole at every step.
@@ -44,12 +50,20 @@ class Tracker:
     :meth:`ObsSpec.encode` of that observation at every step (a test plays random games of every
     game and compares them)."""
 
-    def __init__(self, spec: ObsSpec, seat: int | None) -> None:
+    def __init__(self, spec: ObsSpec, seat: int | None, out: Vector | None = None) -> None:
+        """``out``: the array to keep the vector in (a row of a batch's observations: a batched
+        environment's trackers write straight into it), emptied here; else a new one."""
         self.spec = spec
         self.seat = seat
         n = spec.n
         me = self.me = seat if seat is not None and 0 <= seat < n else -1
-        self.v = np.zeros(spec.size, np.float32)
+        if out is None:
+            self.v = np.zeros(spec.size, np.float32)
+        else:
+            if out.shape != (spec.size,) or out.dtype != np.float32 or not out.flags.c_contiguous:
+                raise ValueError(f"a tracker keeps its vector in a contiguous float32 array of {spec.size}")
+            out[:] = 0.0
+            self.v = out
         self.mv = _items(self.v)  # the tracker writes a few dozen items an update
         if me >= 0:
             self.mv[spec.offset["seat"] + me] = 1.0
@@ -75,20 +89,27 @@ class Tracker:
         self._written: set[str] = set()  # the extra segments written so far
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the memoryview (made again from the vector)."""
-        return {k: v for k, v in self.__dict__.items() if k != "mv"}
+        """Pickled without the memoryview (made again from the vector).  Written by name, not
+        from ``__dict__``: compiled, a tracker is a native object without one."""
+        return {name: getattr(self, name) for name in _STATE}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        for name in _STATE:
+            setattr(self, name, state[name])
         self.mv = _items(self.v)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and ``copy`` rebuild it from its layout and seat, then its state."""
+        return (Tracker, (self.spec, self.seat), self.__getstate__())
 
     def copy(self) -> Tracker:
         """A tracker of a cloned state: the same vector and memory, independent from here on."""
-        new = copy.copy(self)
-        new.v = self.v.copy()
-        new.mv = _items(new.v)
-        new._shown = dict(self._shown)
-        new._written = set(self._written)
+        state = self.__getstate__()
+        state["v"] = self.v.copy()
+        state["_shown"] = dict(self._shown)
+        state["_written"] = set(self._written)
+        new = Tracker(self.spec, self.seat, None)
+        new.__setstate__(state)
         return new
 
     def update(self, state: TrickState[Any]) -> Vector:

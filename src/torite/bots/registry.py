@@ -37,7 +37,15 @@ _FACTORIES: dict[str, BotFactory] = {
     "easy": EasyBot,
     "normal": lambda game, seat, rng: game.rule_bot(seat, rng),
     "openspiel-ismcts": lambda game, seat, rng: _openspiel_ismcts(game, seat, rng),
+    "learned": lambda game, seat, rng: _learned(game, seat, rng),
 }
+
+
+def _learned(game: Game, seat: int, rng: random.Random) -> Bot:
+    """The trained policy of ``game`` (numpy at run time; only games with a policy file)."""
+    from torite.bots.learned import LearnedBot
+
+    return LearnedBot(game, seat, rng)
 
 
 def _openspiel_ismcts(game: Game, seat: int, rng: random.Random) -> Bot:

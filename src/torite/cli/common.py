@@ -34,6 +34,20 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def add_game_module_argument(parser: Any) -> None:
+    """``--game-module MODULE:CLASS`` (repeatable) on a subcommand's parser."""
+    parser.add_argument("--game-module", action="append", default=[], metavar="MODULE:CLASS",
+                        help="load a game written against the kit from outside torite (my_rules:MyGame, or "
+                             "path/to/my_rules.py:MyGame), then name it by its id (repeatable)")
+
+
+def load_game_modules(args: Any) -> list[str]:
+    """Load the games ``--game-module`` names (before the command runs); their ids."""
+    from torite.engine.registry import load_game_modules as load
+
+    return load(getattr(args, "game_module", None) or [])
+
+
 def _rate(task: Task) -> str:
     """Items a second over the whole run so far: steadier than rich's windowed speed when the
     items of a parallel run arrive in bursts."""

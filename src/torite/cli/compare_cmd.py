@@ -102,6 +102,8 @@ def format_summary(out: dict[str, Any]) -> str:
     if len(names) > 1:
         lines.append("Verdict:")
         lines.extend(f"  {out['per_variant'][name]['verdict']}" for name in names[1:])
+        lines.append("Is it swingier?")
+        lines.extend(f"  {out['per_variant'][name]['swing']}" for name in names[1:])
         lines.append(f"What changes against {names[0]}:")
         lines.extend(f"  - {s}" for s in out["findings"])
         if not out["findings"]:
@@ -114,6 +116,8 @@ def format_summary(out: dict[str, Any]) -> str:
     if out["deals"] < 30:
         lines.append(f"(only {out['deals']} deals: intervals are optimistic below about 30; raise --deals)")
     width = max(len(m["label"]) for m in out["metrics"].values())
+    lines.append("  (▲▼ significant, △▽ significant but negligible, ≈ no meaningful difference, "
+                 "? too wide to conclude)")
     lines.append("  " + " " * width + "".join(f" {n[:14]:>15}" for n in names))
     group = None
     for m in out["metrics"].values():
@@ -124,8 +128,7 @@ def format_summary(out: dict[str, Any]) -> str:
         for k, name in enumerate(names):
             cell = m["format"].format(m["values"][name]["mean"])
             if k:
-                mark = {"higher": "▲", "lower": "▼", "same": "≈", "inconclusive": "?"}[m["diffs"][name]["verdict"]]
-                cell += mark
+                cell += m["diffs"][name]["marker"]  # ▲▼ significant, △▽ but negligible, ≈ same, ? too wide
             row += f" {cell:>15}"
         lines.append(row)
     return "\n".join(lines)

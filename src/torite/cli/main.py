@@ -13,7 +13,7 @@ from typing import Any
 from torite import __version__
 from torite.bots import BotError, parse_bots
 from torite.build import build_name
-from torite.cli.common import CliError, Progress, parse_options
+from torite.cli.common import CliError, Progress, add_game_module_argument, load_game_modules, parse_options
 from torite.engine.base import OptionError
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import add_backend_arguments
@@ -96,6 +96,10 @@ def format_simulation(out: dict[str, Any]) -> str:
     lines = [f"{out['game']}  {out['options']}",
              f"{out['rounds']} round{'s' if out['rounds'] != 1 else ''}, {out['rounds_per_second']:.0f} rounds/s, "
              f"{out['actions_per_second']:.0f} actions/s"]
+    if "ray" in out:
+        ray = out["ray"]
+        lines.append(f"  on Ray: {ray['cpus']} CPUs on {ray['nodes']} node{'s' if ray['nodes'] != 1 else ''}; its "
+                     f"start-up took {ray['startup_seconds']:.1f} s, not counted in the rates")
     lines.append("  points per round, with 95% intervals:")
     for s, b in enumerate(out["bots"]):
         ci = out["points_per_round_ci95"][s]
@@ -198,6 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     rp.set_defaults(func=cmd_replay)
     for extra in _EXTRA_COMMANDS:
         extra(sub)
+    for command in sub.choices.values():  # every subcommand: a game of one's own is named like a shipped one
+        add_game_module_argument(command)
     return p
 
 
@@ -223,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        load_game_modules(args)
         code: int = args.func(args)
         return code
     except (CliError, OptionError, BotError, ValueError) as e:

@@ -45,7 +45,8 @@ from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, OptionError
 from torite.engine.registry import game_class, make_game
-from torite.parallel import check_backend, ordered_map
+from torite.parallel import BackendInfo, ordered_map, start_backend
+from torite.present import labels
 from torite.seeds import derive_seed
 
 
@@ -143,27 +144,44 @@ class UnitData:
     duplicate: list[tuple[int, ...]] = field(default_factory=list)
     versus: list[tuple[str, str | None]] = field(default_factory=list)
     cpu_seconds: float = 0.0  # processor time of the unit, in its worker (the machine's load aside)
+    #: per round, the game's roles the round's first leader held as it played the first card (the
+    #: table's role chips, seen by a spectator: president, declarer; not dealer or leader)
+    leader_roles: list[tuple[str, ...]] = field(default_factory=list)
 
 
 Move = tuple[int, str]  # (seat, action text)
 
 
-def play_game(game: Game, bots: Sequence[str], seed: int,
-              log: list[Move] | None = None) -> tuple[Any, list[tuple[int, ...]]]:
+def play_game(game: Game, bots: Sequence[str], seed: int, log: list[Move] | None = None,
+              roles: list[tuple[str, ...]] | None = None) -> tuple[Any, list[tuple[int, ...]]]:
     """One whole game (bots seeded as ``torite simulate`` seeds them); returns the final state
-    and the leading seats after every round.  ``log`` receives every action."""
+    and the leading seats after every round.  ``log`` receives every action; ``roles``, round by
+    round, the roles of the seat that played the round's first card (:func:`seat_roles`)."""
     state = game.new_state(seed)
     players = {s: make_bot(name, game, s, derive_seed(seed, "bot", s)) for s, name in enumerate(bots)}
     leading: list[tuple[int, ...]] = []
+    words = labels.load(game, "en") if roles is not None else None
 
     def on_action(seat: int, action: Action, _seconds: float) -> None:
         if log is not None:
             log.append((seat, str(action)))
+        if (words is not None and roles is not None and action.kind == "play" and len(roles) <= state.rounds_played
+                and len(getattr(state, "trick", ())) == 1 and not getattr(state, "history", ())):  # its first card
+            roles.extend([()] * (state.rounds_played - len(roles)))  # a round no card was played in
+            roles.append(seat_roles(words, state, seat))
         if state.rounds_played > len(leading):
             leading.append(tuple(state.result().winners))
 
     driver.run(state, players, on_action=on_action)
     return state, leading
+
+
+def seat_roles(words: labels.Labels, state: Any, seat: int) -> tuple[str, ...]:
+    """The game's own roles ``seat`` holds now, as a spectator sees them: the table's role
+    chips (the labels' ``roles``) other than the dealer's and the leader's."""
+    own = {r.label for r in words.role_rows if r.seat not in ("dealer", "leader")}
+    held = words.roles(state.observation(None))
+    return tuple(r for r in held[seat] if r in own) if 0 <= seat < len(held) else ()
 
 
 def versus(reference: Sequence[Move], moves: Sequence[Move], same_scores: bool,
@@ -207,14 +225,16 @@ def run_unit(game_id: str, options: Mapping[str, Any], bots: Sequence[str], skil
     game = make_game(game_id, dict(options))
     n = game.num_players
     logs: list[list[Move]] = [[]]
-    state, leading = play_game(game, bots, derive_seed(seed, "compare-game", index), logs[0])
+    roles: list[tuple[str, ...]] = []
+    state, leading = play_game(game, bots, derive_seed(seed, "compare-game", index), logs[0], roles)
     res = state.result()
     dealers, leaders = _dealers_and_leaders(state.events)
     rounds = len(res.round_scores)
     dealers += [-1] * (rounds - len(dealers))
     leaders += [-1] * (rounds - len(leaders))
     unit = UnitData(index, variant, [tuple(r) for r in res.round_scores], dealers[:rounds], leaders[:rounds],
-                    leading[:rounds], tuple(res.winners), state.stats())
+                    leading[:rounds], tuple(res.winners), state.stats(),
+                    leader_roles=(roles + [()] * rounds)[:rounds])
     names = [list(bots)]
     if skill is not None:
         deal_seed = derive_seed(seed, "compare-deal", index)
@@ -260,6 +280,7 @@ class Experiment:
     stat_keys: tuple[str, ...]
     units: list[list[UnitData]]
     seconds: float
+    backend: BackendInfo | None = None  # where it played (Ray: the cluster and its start-up)
 
     @property
     def cpu_seconds(self) -> float:
@@ -280,7 +301,6 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
         raise ValueError("deals must be at least 2: an interval needs two deals to measure their spread")
     if jobs < 1:
         raise ValueError("jobs must be at least 1")
-    check_backend(backend, address)
     game = make_game(game_id, variants[0].options)
     n = game.num_players
     if len(bots) != n:
@@ -291,6 +311,7 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
     if skill is not None and skill[0] == skill[1]:
         raise ValueError("the skill measure needs two different bots (strong, weak)")
     options = [dict(v.options) for v in variants]
+    where = start_backend(backend, address, jobs)  # Ray's start-up before the clock
     jobs_list: list[_Job] = [(game_id, options, list(bots), skill, seed, i) for i in range(deals)]
     units: list[list[UnitData]] = [[] for _ in variants]
     start = time.perf_counter()
@@ -303,5 +324,5 @@ def run_experiment(game_id: str, variants: Sequence[Variant], bots: Sequence[str
             units[unit.variant].append(unit)
         if progress is not None:
             progress(done, deals)
-    return Experiment(game_id, list(variants), list(bots), skill, seed, deals, jobs, n, tuple(game.STAT_KEYS),
-                      units, time.perf_counter() - start)
+    return Experiment(game_id, list(variants), list(bots), skill, seed, deals, where.jobs, n,
+                      tuple(game.STAT_KEYS), units, time.perf_counter() - start, where)

@@ -163,7 +163,8 @@ def _signed(fmt: str, x: float) -> str:
     return text if text.startswith("-") else "+" + text
 
 
-_VERDICT = {"higher": ("sig", "▲"), "lower": ("sig", "▼"), "same": ("same", "≈"), "inconclusive": ("wide", "?")}
+#: a difference's class by its marker (``d["marker"]``, :data:`torite.compare.verdicts.MARKERS`)
+_CLASS = {"▲": "sig", "▼": "sig", "△": "neg", "▽": "neg", "≈": "same", "?": "wide"}
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans JP",sans-serif;margin:0 auto;max-width:1100px;
@@ -175,7 +176,8 @@ th,td{padding:.28rem .45rem;border-bottom:1px solid #e3e5ec;text-align:right;ver
 th:first-child,td:first-child{text-align:left}thead th{background:#eef0f5;position:sticky;top:0}
 tr.group td{background:#f3f4f8;font-weight:600;text-align:left}
 .ci{color:#6a7183;font-size:.8em;white-space:nowrap}.sig{font-weight:700;color:#114f8a}.same{color:#4a7a4a}
-.wide{color:#a0640a}.finding{margin:.3rem 0}ul{padding-left:1.3rem}h3{font-size:1rem;margin:.8rem 0 .2rem}
+.wide{color:#a0640a}.neg{color:#5a6b86}.finding{margin:.3rem 0}ul{padding-left:1.3rem}
+h3{font-size:1rem;margin:.8rem 0 .2rem}
 details.note summary{cursor:pointer}
 svg.plot{max-width:100%;height:auto;display:block;margin:.8rem 0}
 .legend span{margin-right:1.2rem}.note{background:#fff6e0;border-left:4px solid #e0a030;padding:.5rem .8rem}
@@ -222,6 +224,8 @@ def render(result: Mapping[str, Any]) -> str:
         own = result["per_variant"][name]
         parts.append(f"<h3>{e(name)}</h3>")
         parts.append(f'<p class="verdict">Verdict: {e(own["verdict"].removeprefix(name + ": "))}</p>')
+        if own.get("swing"):
+            parts.append(f'<p class="swing">Is it swingier? {e(own["swing"])}</p>')
         if own["play"]:
             parts.append(f'<p class="note">{e(own["play"])}</p>')
         found = own["findings"]
@@ -290,6 +294,7 @@ def _summary_table(result: Mapping[str, Any]) -> str:
     for name in names[1:]:
         head.append(f"<th>{e(name)}</th><th>{e(name)} − {e(names[0])}</th>")
     rows = ['<h2>Summary</h2><p class="legend meta"><span class="sig">▲▼ significant</span>'
+            '<span class="neg">△▽ significant but negligible</span>'
             '<span class="same">≈ no meaningful difference</span><span class="wide">? too wide to conclude</span>'
             '</p><div class="scroll"><table><thead><tr><th>measure</th>' + "".join(head) + "</tr></thead><tbody>"]
     group = None
@@ -308,7 +313,8 @@ def _summary_table(result: Mapping[str, Any]) -> str:
                          f"<span class=\"ci\">[{_num(fmt, lo)}, {_num(fmt, hi)}]</span></td>")
             if k:
                 d = m["diffs"][name]
-                cls, mark = _VERDICT[d["verdict"]]
+                mark = d["marker"]
+                cls = _CLASS[mark]
                 lo, hi = d["ci95"]
                 rel = f" ({100 * d['relative']:+.1f}%)" if "relative" in d else ""
                 cells.append(f'<td class="{cls}">{mark} {_signed(fmt, d["diff"])}{rel} <span class="ci">'

@@ -52,8 +52,9 @@ def hash_token(token: str) -> str:
 
 
 #: bots a table does not offer: OpenSpiel's ISMCTS needs the research extra and takes about a second
-#: a decision through the adapter (it is for `torite arena`, not for a person waiting at a table)
-TABLE_HIDDEN_BOTS = frozenset({"openspiel-ismcts"})
+#: a decision through the adapter (it is for `torite arena`, not for a person waiting at a table);
+#: the learned baseline exists for the games a policy ships for only (torite.bots.learned)
+TABLE_HIDDEN_BOTS = frozenset({"openspiel-ismcts", "learned"})
 
 
 def bot_names() -> tuple[str, ...]:

@@ -151,7 +151,7 @@ def climb_legal(hand: int, size: int, rank: int) -> list[Action]:
     return out
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Glapgos(TrickGame):
     id = "glapgos"
     title = "Galapagos"
@@ -217,6 +217,7 @@ class Glapgos(TrickGame):
         return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class GlapgosState(TrickState[Glapgos]):
     stock: list[int]
     stock_down: list[bool]

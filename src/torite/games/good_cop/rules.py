@@ -102,7 +102,7 @@ def deal_scores(nets: Sequence[int], good: Sequence[int], lone_factor: int) -> l
     return [good_net if s in good else bad_net for s in range(n)]
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class GoodCop(TrickGame):
     id = "good-cop"
     title = "Good Cop"
@@ -143,6 +143,7 @@ class GoodCop(TrickGame):
         return Bounds((-9 * factor, 10 * factor), 52)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class GoodCopState(TrickState[GoodCop]):
     joker1: Final = JOKER1  # the cards of the two roles
     joker2: Final = JOKER2

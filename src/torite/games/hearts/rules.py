@@ -76,7 +76,7 @@ def _passes(suit: int, bits: int) -> tuple[Action, ...]:
     return found
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Hearts(TrickGame):
     id = "hearts"
     title = "Hearts"
@@ -125,6 +125,7 @@ class Hearts(TrickGame):
         return tuple(float(TOTAL_POINTS - p) for p in points)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class HeartsState(TrickState[Hearts]):
     # Hearts' own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("broken", "pass_count", "pass_direction", "pass_offset", "passed", "received", "target")

@@ -75,7 +75,7 @@ def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
     return [3 * (t == most) + 2 * (most_rev > 0 and r == most_rev) for t, r in zip(tricks, reversals)]
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Kaedama(TrickGame):
     id = "kaedama"
     title = "Kaedama Trick"
@@ -125,6 +125,7 @@ class Kaedama(TrickGame):
         return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class KaedamaState(TrickState[Kaedama]):
     stock: list[int]
     out: list[int]

@@ -99,7 +99,7 @@ from torite.games.mighty.scoring import MIN_BID, base_amount, multipliers, payme
 
 
 # --------------------------------------------------------------------------- the game
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Mighty(TrickGame):
     id = "mighty"
     title = "Mighty"
@@ -212,6 +212,7 @@ class Mighty(TrickGame):
         return action
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class MightyState(TrickState[Mighty]):
     kitty: list[int]
     discards: list[int]

@@ -112,7 +112,7 @@ def second_winners(scores: Sequence[int], winner: str = "second") -> tuple[int, 
     return tuple(s for s, v in enumerate(scores) if v == target)
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Seconds(TrickGame):
     id = "seconds"
     title = "Seconds"
@@ -160,6 +160,7 @@ class Seconds(TrickGame):
         return Bounds((0, best), 52)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class SecondsState(TrickState[Seconds]):
     deal_kind: int
     deals_in_game: int

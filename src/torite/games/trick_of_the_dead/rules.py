@@ -91,7 +91,7 @@ def winning_index(trick: Sequence[int], led: int, trump_now: int) -> int:
     return best
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class TrickOfTheDead(TrickGame):
     id = "trick-of-the-dead"
     title = "Trick of the Dead"
@@ -153,6 +153,7 @@ class TrickOfTheDead(TrickGame):
 
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
     # the game's own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("buried", "double_trick", "fixed_grave", "grave_public", "graveyard", "joker_bonus",

@@ -98,7 +98,7 @@ HAND: Final = 13
 winning_index = plain_winner
 
 
-@mypyc_attr(native_class=False)  # compiled: declarations stay a Python class
+@mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
 class Umbridge(TrickGame):
     id = "umbridge"
     title = "Umbridge"
@@ -184,6 +184,7 @@ class Umbridge(TrickGame):
                                  {"honours": True, "scoring": CHICAGO})
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class UmbridgeState(TrickState[Umbridge]):
     LIST_FIELDS = ("honours_held",)
     dummy: list[int]
