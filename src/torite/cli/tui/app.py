@@ -74,6 +74,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
     #main { width: 1fr; }
     #ring { height: auto; padding: 0 1; }
     #status { height: auto; padding: 0 1; color: $text-muted; }
+    #summary { height: auto; padding: 0 1; }
     #strip { height: auto; max-height: 4; margin-top: 1; padding: 0 1; color: $text-muted; }
     #side { display: none; width: 42; border-left: solid $primary; padding: 0 1; }
     Screen.wide #side { display: block; }
@@ -86,7 +87,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
     #pile { display: none; }
     #pile.on { display: block; }
     #choices { height: auto; }
-    #keys { height: 1; padding: 0 1; background: $primary-background; color: $text-muted; }
+    #keys { height: auto; max-height: 2; padding: 0 1; background: $primary-background; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "confirm", show=False),
@@ -155,6 +156,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
             with VerticalScroll(id="main"):
                 yield Static(id="ring")
                 yield Prose(id="status")
+                yield Static(id="summary")  # a replay's round summary, at the step a round ends
                 yield Static(id="strip")
             with VerticalScroll(id="side"):
                 yield Static(id="side-last")
@@ -168,7 +170,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
             yield ChoiceBar(id="choices")
             yield Static(id="keys")
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
         for scroller in self.query(VerticalScroll):
             scroller.can_focus = False  # Tab moves between the hand, the grid and the buttons
         self.screen.set_class(self.size.width >= WIDE, "wide")
