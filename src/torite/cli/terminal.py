@@ -172,8 +172,8 @@ def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Cal
     scores = " / ".join(f"{label(s)} {v.seats[s].score}" for s in range(v.num_players))
     out = [words["round_line"].format(round=(v.round or 0) + 1, dealer=label(v.dealer or 0), scores=scores)]
     for row in vw.status:
-        if vw.prompt and vw.phase and row.label == vw.phase:
-            continue  # the phase's instruction: the prompt below says it
+        if vw.prompt and vw.phase and vw.phase.lower().startswith(row.label.lower()):
+            continue  # a row named after the phase (替え玉 in 替え玉フェーズ) is its instruction: the prompt says it
         said = per_seat(lab.text(row.value, spoken=True), v.num_players, label, words["list_sep"])
         out.append(f"  {row.label}: {said}")
     if v.trick.cards:
