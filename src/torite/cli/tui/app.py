@@ -515,7 +515,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
                                                               self.last_trick(v, vw)))
             self.query_one("#side-sheet", Static).update(Group(Text(""), Text(self.w["score_sheet"], style="bold"),
-                                                               self.score_sheet(v)))
+                                                               self.score_sheet(v, width=40)))
             self.query_one("#side-log", Static).update(Group(Text(""), Text(self.w["log"], style="bold"),
                                                              self.log_lines(s.log[-12:])))
         self.put("#keys", self.key_hints())

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -206,12 +207,19 @@ class TablePictures:
             facts.append_text(rich_text(value, vw.labels))
         return Group(line, facts)
 
-    def score_sheet(self, v: SeatView) -> RenderableType:
+    def score_sheet(self, v: SeatView, width: int | None = None) -> RenderableType:
+        """The rounds' points by seat.  A seat's name is never broken nor cut ("1번 / 자리",
+        "1번 자…"): where the names do not fit ``width`` (the side panel), each seat is headed
+        by its number, the person by their word (나, あなた, you)."""
         s = self.session
         table = Table(box=None, padding=(0, 1), show_edge=False)
-        table.add_column("#", justify="right")
-        for seat in range(v.num_players):  # a seat's name is never broken ("1번 / 자리")
-            table.add_column(s.seat_name(seat), justify="right", no_wrap=True)
+        first = max([len(self.w["total"]), 2])
+        names = [s.seat_name(seat) for seat in range(v.num_players)]
+        if width is not None and first + sum(cell_len(x) + 2 for x in names) + 2 > width:
+            names = [name if seat == s.human else str(seat) for seat, name in enumerate(names)]
+        table.add_column("#", justify="right", no_wrap=True)
+        for name in names:
+            table.add_column(name, justify="right", no_wrap=True)
         for r, row in enumerate(v.round_scores):
             table.add_row(str(r + 1), *(str(x) for x in row))
         if v.scores is not None:

@@ -15,6 +15,8 @@ from textual.widgets import Markdown, Static
 
 from torite.server.markdown import parser
 
+from .prose import Prose
+
 
 class PanelScreen(ModalScreen[None]):
     """A titled, scrollable panel; Esc, Enter or the key that opened it closes it."""
@@ -134,7 +136,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: auto; min-width: 30; max-width: 90%; height: auto; border: double $warning;
+    ConfirmScreen > Vertical { width: 64; max-width: 90%; height: auto; border: double $warning;
                                background: $surface; padding: 0 2; }
     ConfirmScreen .hint { color: $text-muted; height: 1; }
     """
@@ -150,7 +152,9 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self.question), id="question")
+            question = Prose(id="question")  # Japanese broken as it is set, not mid-word at any character
+            question.update(Text(self.question))
+            yield question
             yield Static(self.hint, classes="hint")
 
     def action_answer(self, yes: bool) -> None:

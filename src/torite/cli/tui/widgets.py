@@ -148,7 +148,7 @@ class HandView(Widget, can_focus=True):
                 cell.stylize(theme().selected)
             if c == self.cursor and self.has_focus:
                 cell.stylize("reverse")
-            elif c == self.cursor:
+            elif c == self.cursor and self.active:  # a row with nothing to choose shows no cursor
                 cell.stylize(theme().cursor)
             if lines[-1].cell_len and lines[-1].cell_len + cell.cell_len > max(8, width):
                 lines.append(Text())
