@@ -27,8 +27,9 @@ class HandView(Widget, can_focus=True):
     dummy): ←/→ move over every card, the ones that may not be chosen now too (the table says
     why when the cursor reaches one, as the web table does on focus), Enter chooses (or toggles,
     when selecting several), Space toggles, a click chooses.  The cursor moves only by the
-    person's keys: a card played or a new decision leaves it where it was (on the card at the
-    same place when its card has gone)."""
+    person's keys while a decision lasts (a redraw, a refused card leave it where it is); when its
+    card has been played it goes to the card at the same place, and when the next decision
+    begins, to the playable card nearest it."""
 
     DEFAULT_CSS = """
     HandView { height: auto; min-height: 1; padding: 0 1; }
@@ -88,6 +89,10 @@ class HandView(Widget, can_focus=True):
                 self.cursor = new[min(old, len(new) - 1)]
             else:
                 self.cursor = next((c for c in new if c in active_set), new[0] if new else None)
+        if active_set and not self.active and self.cursor not in active_set and self.cursor in new:
+            # a new decision begins (the last one's card gone): the playable card nearest the cursor
+            at = new.index(self.cursor)
+            self.cursor = min((c for c in new if c in active_set), key=lambda c: abs(new.index(c) - at))
         self.cards = new
         self.active = active_set
         self.selecting = selecting

@@ -175,7 +175,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "last_won": "직전 트릭: {who} 승리",
         "your_turn": "내 차례입니다. 카드를 고르세요.",
         "your_choice": "내 차례입니다: {kind}",
-        "select_n": "“{kind}”에 쓸 카드 {n}을 고르고(Space) 확정하세요(c).",
+        "select_n": "“{kind}”에 쓸 카드를 {n} 고르고(Space) 확정하세요(c).",
         "selected": "({k}장 선택함)",
         "confirm": "c: {text}",
         "waiting": "{who} 기다리는 중…",
