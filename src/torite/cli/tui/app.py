@@ -575,7 +575,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
                 return Text(w["waiting_simul"])
             return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in v.to_act)))
         lines = self.decision_prompt(vw)
-        if self.note:
+        if self.note and self.note != self.message:  # said once when Enter repeats it
             lines.append("· " + self.note)
         if self.message:
             lines.append("! " + self.message)
