@@ -296,3 +296,78 @@ def test_the_line_mode_says_which_rule_refuses_a_card_and_gives_a_hint(tmp_path:
     assert any(r in line for line in refused for r in rules), refused
     assert any("That card is not in your hand." in line for line in refused)
     assert rec.hints == [1, 0, 0, 0]
+
+
+def test_the_line_mode_reads_a_count_a_seat_with_the_seats_names_and_the_instruction_once(tmp_path: Path) -> None:
+    """Kaedama in Japanese: "取ったトリック: あなた 0、席1（ふつう） 1、…", not "0 / 1 / 0"; and
+    at its kaedama decision the instruction is said once (the prompt), not again as a status row
+    named after the phase.  (Before, both: the bare counts, and the instruction twice.)"""
+    game = make_game("kaedama", {"rounds": 1})
+    out = io.StringIO()
+    play_terminal(game, 0, ["normal", "normal"], 3, records=tmp_path, out=out, ask=lambda _: "1", lang="ja")
+    text = out.getvalue()
+    assert re.search(r"  取ったトリック: あなた \d+、席1（ふつう） \d+、席2（ふつう） \d+\n", text)
+    assert not re.search(r"取ったトリック: \d+ / ", text)
+    blocks = text.split("\n\n")
+    kaedama = [b for b in blocks if "選択肢: 1) 替え玉する" in b]
+    assert kaedama
+    for b in kaedama:
+        said = b.split("選択肢:")[0]
+        assert said.count("見送るか") == 1, said
+
+
+def _script(game_id: str, seed: int, path: Path, answers: list[str]) -> str:
+    out = io.StringIO()
+    typed = iter(answers)
+    play_terminal(make_game(game_id, {}), 0, ["normal"] * (make_game(game_id).num_players - 1), seed,
+                  records=path, out=out, ask=lambda _: next(typed, "1"))
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game_id", ["kaedama", "mighty"])
+def test_a_game_quit_and_resumed_goes_on_as_the_unbroken_game(game_id: str, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``torite play --resume RECORD``: the record replays to where it stopped and the bots carry
+    on with their seeds where they were, so the same answers give the very game an unbroken
+    one gives, action for action (a bot made afresh would draw from the start of its seed)."""
+    seed = 5
+    _script(game_id, seed, tmp_path / "whole", ["1"] * 2000)
+    whole = json.loads((tmp_path / "whole" / f"{game_id}-{seed}.json").read_text())
+    assert whole["result"] is not None
+    quit_text = _script(game_id, seed, tmp_path / "cut", ["1"] * 7 + ["quit"])
+    saved = tmp_path / "cut" / f"{game_id}-{seed}.json"
+    assert f"torite play --resume {saved}" in quit_text
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 2000))
+    code, out, err = run(capsys, "play", "--resume", str(tmp_path / "cut"), "--plain")  # the folder: its newest
+    assert code == 0, err
+    assert "where it stopped" in out and "Final scores" in out
+    resumed = json.loads(saved.read_text())
+    assert resumed["actions"] == whole["actions"] and resumed["result"] == whole["result"]
+
+
+def test_a_bad_record_to_resume_is_one_clear_error_and_nothing_is_played(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    _script("kaedama", 2, tmp_path, ["1"] * 3 + ["quit"])
+    path = tmp_path / "kaedama-2.json"
+    good = json.loads(path.read_text())
+    cases = {
+        "missing.json": None,
+        "not-json.json": "{",
+        "over.json": {**good, "result": {"scores": [0, 0, 0], "winners": [0]}},
+        "changed.json": {**good, "actions": [*good["actions"][:2], {"seat": 0, "action": "play 2C"}]},
+        "simulated.json": {**good, "seats": ["bot:normal", "bot:normal", "bot:normal"]},
+        "no-seed.json": {**good, "seed": None},
+    }
+    for name, data in cases.items():
+        f = tmp_path / name
+        if data is not None:
+            f.write_text(data if isinstance(data, str) else json.dumps(data))
+        before = f.read_text() if f.exists() else None
+        code, out, err = run(capsys, "play", "--resume", str(f), "--plain")
+        assert code == 2 and err.startswith("torite play: cannot resume") and err.count("\n") == 1, (name, err)
+        assert out == "" and (f.read_text() if f.exists() else None) == before, name
+    code, _, err = run(capsys, "play", "--resume", str(path), "--seed", "3", "--plain")
+    assert code == 2 and "--resume" in err
+    code, _, err = run(capsys, "play", "mighty", "--resume", str(path), "--plain")
+    assert code == 2 and "kaedama" in err

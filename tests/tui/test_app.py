@@ -19,7 +19,8 @@ import pytest
 from textual.widgets import Static
 
 from torite.cli.tui import Session, TableApp
-from torite.cli.tui.screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
+from torite.cli.tui.controls import pile_kind
+from torite.cli.tui.screens import ConfirmScreen, LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from torite.cli.tui.widgets import ChoiceBar, GridView, HandView
 from torite.cli.tui.words import words
 from torite.engine.base import Action
@@ -75,10 +76,13 @@ def grid_steps(grid: GridView, to: tuple[int, int]) -> list[str]:
 def cost(app: TableApp, action: Action) -> int:
     """Keypresses the action takes from where the cursors are now."""
     d = app.decision
-    hand = app.query_one(HandView)
+    hand = app.query_one("#hand", HandView)
+    pile = app.query_one("#pile", HandView)
     grid = app.query_one(GridView)
-    if action in d.buttons:
+    if action in app.button_actions:
         return 1
+    if action.kind == pile_kind(d):
+        return hand_steps(pile, pile.cursor, action.card)[1] + 1
     if any(mp.get(action.card) == action for mp in d.singles.values()):
         return hand_steps(hand, hand.cursor, action.card)[1] + 1
     if action.kind in d.multis:
@@ -92,7 +96,7 @@ def cost(app: TableApp, action: Action) -> int:
 
 
 async def move_hand(pilot: Any, hand: HandView, card: int) -> None:
-    key, n = hand_steps(hand, hand.cursor, card)
+    key, n = hand_steps(hand, hand.cursor, card)  # every card is on the way: the refused ones too
     for _ in range(n):
         await pilot.press(key)
     assert hand.cursor == card
@@ -101,9 +105,10 @@ async def move_hand(pilot: Any, hand: HandView, card: int) -> None:
 async def enter(pilot: Any, app: TableApp, action: Action) -> None:
     """The keys for ``action`` on the table as drawn now."""
     d = app.decision
-    hand = app.query_one(HandView)
+    hand = app.query_one("#hand", HandView)
+    pile = app.query_one("#pile", HandView)
     grid = app.query_one(GridView)
-    buttons = d.buttons
+    buttons = app.button_actions
     if action in buttons:
         i = buttons.index(action)
         if i < 10:
@@ -125,6 +130,11 @@ async def enter(pilot: Any, app: TableApp, action: Action) -> None:
             await move_hand(pilot, hand, action.card)
             await pilot.press("enter")
             return
+    if action.kind == pile_kind(d):  # a card of a pile played from (the dummy): its own row
+        assert app.focused is pile
+        await move_hand(pilot, pile, action.card)
+        await pilot.press("enter")
+        return
     if action.kind in d.multis:
         if app.selecting != action.kind:
             labels = [t.plain for t, _ in app._buttons]
@@ -298,7 +308,16 @@ def test_quitting_saves_an_unfinished_record_that_replays(tmp_path: Path) -> Non
         app = TableApp(Session(game, 0, ["random", "random"], 4), records=tmp_path, bot_delay=0)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
+            await pilot.press("q")  # asks first: n (or Esc) goes back to the table, y quits
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen) and "--resume" in shot(app)
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmScreen) and app.return_value is None
+            assert not (tmp_path / "trick-of-the-dead-4.json").exists()
             await pilot.press("q")
+            await pilot.pause()
+            await pilot.press("y")
             await pilot.pause()
         return app
 
@@ -308,9 +327,11 @@ def test_quitting_saves_an_unfinished_record_that_replays(tmp_path: Path) -> Non
     assert replay(Record.load(tmp_path / "trick-of-the-dead-4.json")).is_over() is False
 
 
-def test_a_card_that_may_not_be_played_is_refused_says_the_rule_and_nothing_changes(tmp_path: Path) -> None:
-    """Illegal cards are not reachable by the arrows; a click on one plays nothing and says why,
-    in the rules' words (the same reason the web table shows beside the card)."""
+def test_a_card_that_may_not_be_played_is_reached_by_the_arrows_says_the_rule_and_nothing_changes(
+        tmp_path: Path) -> None:
+    """The arrows reach every card of the hand, the refused ones too: the cursor on one says
+    why at once (as the web table says it on focus), Enter on it plays nothing and says it again,
+    in the rules' words.  (Before, ←/→ skipped the dimmed cards: only a click told why.)"""
     async def run() -> None:
         game = make_game("kaedama")
         session = Session(game, 0, ["random", "random"], 11, max_rounds=1)
@@ -318,19 +339,26 @@ def test_a_card_that_may_not_be_played_is_refused_says_the_rule_and_nothing_chan
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(40):
                 await settle(pilot, app)
-                hand = app.query_one(HandView)
+                hand = app.query_one("#hand", HandView)
                 if app.ui == "input" and set(hand.cards) - hand.active:
-                    assert set(hand.order) == app.decision.playable
+                    assert hand.active == app.decision.playable and hand.order == hand.cards
                     before = len(session.record.actions)
-                    card = next(iter(set(hand.cards) - hand.active))
-                    hand.post_message(HandView.Chosen(card))
-                    await pilot.pause()
+                    card = next(c for c in hand.cards if c not in hand.active)
+                    await move_hand(pilot, hand, card)
                     why = session.state.refusal(0, Action("play", 1 << card))
                     assert why is not None and why.rule == "follow"
+                    said = session.labels.text(session.labels.reason_rich(why.rule, why.data))
+                    assert said.startswith("You must follow suit")
+                    await pilot.pause()
+                    assert app.note == said and said in shot(app)  # on focus, before Enter
+                    await pilot.press("enter")
+                    await pilot.pause()
                     assert len(session.record.actions) == before
-                    assert app.message == session.labels.text(session.labels.reason_rich(why.rule, why.data))
-                    assert app.message.startswith("You must follow suit")
-                    assert app.message in shot(app)
+                    assert app.message == said and said in shot(app)
+                    await pilot.press("right")  # on to a card that may be played: the note goes
+                    while hand.cursor not in hand.active:
+                        await pilot.press("right")
+                    assert app.note == ""
                     return
                 if app.ui != "input":
                     return
@@ -425,7 +453,7 @@ def test_h_gives_the_normal_bots_hint_and_the_record_counts_it(tmp_path: Path) -
             await pilot.press("h")
             await pilot.pause()
             assert app.message.startswith("Hint: ") and app.message in shot(app)
-            await pilot.press("q")
+            await pilot.press("q", "y")
             await pilot.pause()
         return app
 

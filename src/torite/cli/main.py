@@ -42,6 +42,10 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        return _resume(args)
+    if args.game is None:
+        raise CliError("name the game to play (torite games lists them), or --resume RECORD")
     game = make_game(args.game, parse_options(args.option))
     n = game.num_players
     if not 0 <= args.seat < n:
@@ -63,6 +67,31 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     play_tui(game, args.seat, bots, seed, records=records, lang=args.lang, max_rounds=args.rounds,
              bot_delay=args.bot_delay)
+    return 0
+
+
+def _resume(args: argparse.Namespace) -> int:
+    """``play --resume RECORD``: the record replayed to where it stopped (checked whole first:
+    a bad record is one clear error and nothing is played), then played on and saved back."""
+    from torite.cli.resume import resume
+
+    if args.option or args.seed is not None or args.rounds is not None:
+        raise CliError("--resume goes on with the record's game: its options, seed, seats and rounds are the record's")
+    try:
+        res = resume(args.resume)
+    except RecordError as e:
+        raise CliError(f"cannot resume {args.resume}: {e}") from None
+    if args.game is not None and args.game != res.game.id:
+        raise CliError(f"{res.path} is a game of {res.game.id}, not {args.game}")
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        from torite.cli.terminal import play_terminal
+
+        play_terminal(res.game, res.human, [], 0, records=res.path.parent, lang=args.lang, resumed=res)
+        return 0
+    from torite.cli.tui import Session, play_tui
+
+    play_tui(res.game, res.human, [], 0, records=res.path.parent, lang=args.lang, bot_delay=args.bot_delay,
+             session=Session.resumed(res, lang=args.lang))
     return 0
 
 
@@ -163,7 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_rules)
 
     pl = sub.add_parser("play", help="play in the terminal against bots (a full-screen table; --plain: line mode)")
-    pl.add_argument("game")
+    pl.add_argument("game", nargs="?", help="the game (not needed with --resume)")
+    pl.add_argument("--resume", default=None, metavar="RECORD",
+                    help="go on with an unfinished game: its record, or a folder of records (the newest unfinished)")
     pl.add_argument("--seat", type=int, default=0, help="your seat (0 = first)")
     pl.add_argument("--bots", default="normal",
                     help="bot names for the other seats, e.g. normal,random (default normal)")

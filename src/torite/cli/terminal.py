@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from torite.bots import make_bot
+from torite.cli.resume import Resumed
 from torite.engine.base import Action, Game, IllegalAction, State
 from torite.engine.bot import Bot
 from torite.engine.driver import run
@@ -56,6 +57,8 @@ WORDS: dict[str, dict[str, str]] = {
         "winner": "Winner: {who}",
         "unfinished": "Game left unfinished.",
         "saved": "Record saved to {path} (replay it with: torite replay {path})",
+        "resume": "Go on with it later: torite play --resume {path}",
+        "resumed": "Going on with the game where it stopped, after {n} moves.",
         "pick": "pick a number from 1 to {n}",
         "not_legal": "{what} cannot be chosen now; pick a number from 1 to {n}",
         "bot_name": "seat {seat} ({bot})",
@@ -82,6 +85,8 @@ WORDS: dict[str, dict[str, str]] = {
         "winner": "勝者：{who}",
         "unfinished": "ゲームは途中で終了しました。",
         "saved": "記録を保存しました：{path}（再生するには：torite replay {path}）",
+        "resume": "続きから遊ぶには：torite play --resume {path}",
+        "resumed": "中断したところ（{n}手目のあと）から続けます。",
         "pick": "1から{n}までの数字を選んでください",
         "not_legal": "{what}はいま選べません。1から{n}までの数字を選んでください",
         "bot_name": "席{seat}（{bot}）",
@@ -108,6 +113,8 @@ WORDS: dict[str, dict[str, str]] = {
         "winner": "승자: {who}",
         "unfinished": "게임이 끝나지 않은 채 종료되었습니다.",
         "saved": "기록을 저장했습니다: {path} (다시 보기: torite replay {path})",
+        "resume": "이어서 하려면: torite play --resume {path}",
+        "resumed": "중단한 곳({n}수 뒤)부터 이어서 합니다.",
         "pick": "1부터 {n}까지의 숫자를 고르세요",
         "not_legal": "{what}은(는) 지금 고를 수 없습니다. 1부터 {n}까지의 숫자를 고르세요",
         "bot_name": "{seat}번 자리({bot})",
@@ -141,9 +148,21 @@ def ordered(v: SeatView) -> list[Action]:
     return [a for _, a in sorted(enumerate(v.legal), key=key)]
 
 
+def per_seat(text: str, n: int, label: Callable[[int], str], sep: str) -> str:
+    """A status row that counts something for each seat ("2 / 1 / 1", as the labels write a
+    count a seat) read with the seats' names ("you 2, seat 1 (normal) 1, …"): a list of bare
+    numbers is nothing a listener can follow.  Any other text is said as it is."""
+    parts = text.split(" / ")
+    if len(parts) != n or not all(re.fullmatch(r"-?\d+", p.strip()) for p in parts):
+        return text
+    return sep.join(f"{label(s)} {p.strip()}" for s, p in enumerate(parts))
+
+
 def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Callable[[int], str]) -> list[str]:
     """What the line mode says at the person's decision, from their view: the round, the status
-    rows, the trick, the hand, what to do, and the choices numbered (:func:`ordered`)."""
+    rows (a count a seat with the seats' names), the trick, the hand, what to do (once: a status
+    row named after the phase is its instruction, said by the prompt), and the choices numbered
+    (:func:`ordered`)."""
     lab = vw.labels
     game = v.game
 
@@ -152,7 +171,11 @@ def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Cal
 
     scores = " / ".join(f"{label(s)} {v.seats[s].score}" for s in range(v.num_players))
     out = [words["round_line"].format(round=(v.round or 0) + 1, dealer=label(v.dealer or 0), scores=scores)]
-    out += [f"  {row.label}: {lab.text(row.value, spoken=True)}" for row in vw.status]
+    for row in vw.status:
+        if vw.prompt and vw.phase and vw.phase.lower().startswith(row.label.lower()):
+            continue  # a row named after the phase (替え玉 in 替え玉フェーズ) is its instruction: the prompt says it
+        said = per_seat(lab.text(row.value, spoken=True), v.num_players, label, words["list_sep"])
+        out.append(f"  {row.label}: {said}")
     if v.trick.cards:
         out.append(f"  {words['trick']}: " + words["list_sep"].join(
             f"{label(t.seat)} {card_name(t.card)}" for t in v.trick.cards))
@@ -207,29 +230,42 @@ def show_hand(game: Game, hand: Sequence[int], labels: Labels) -> str:
 def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, records: Path,
                   inp: TextIO | None = None, out: TextIO | None = None,
                   ask: Callable[[str], str] | None = None, lang: str = "en",
-                  max_rounds: int | None = None) -> Record:
+                  max_rounds: int | None = None, resumed: Resumed | None = None) -> Record:
+    """Play in the line mode; ``resumed``: an unfinished game's record replayed to where it
+    stopped (``--resume``), played on and saved back to its file."""
     labels: Labels = load_labels(game, lang)  # an unknown language fails here, before anything is played
     inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
     out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])
-    state: State = game.new_state(seed, max_rounds=max_rounds)
     n = game.num_players
-    record_names = []
+    record_names: list[str] = []
     players: dict[int, Bot] = {}
-    bi = 0
-    for s in range(n):
-        if s == human:
-            record_names.append("you")
-        else:
-            record_names.append(f"bot:{bots[bi]}")
-            players[s] = make_bot(bots[bi], game, s, derive_seed(seed, "bot", s))
-            bi += 1
-    rec = start_record(game, seed, record_names, max_rounds=max_rounds)
-    hints = 0
+    if resumed is not None:
+        state: State = resumed.state
+        players = dict(resumed.bots)
+        rec = resumed.record
+        record_names = list(rec.seats)
+        human = resumed.human
+        seed = rec.seed or 0
+        path = resumed.path
+    else:
+        state = game.new_state(seed, max_rounds=max_rounds)
+        bi = 0
+        for s in range(n):
+            if s == human:
+                record_names.append("you")
+            else:
+                record_names.append(f"bot:{bots[bi]}")
+                players[s] = make_bot(bots[bi], game, s, derive_seed(seed, "bot", s))
+                bi += 1
+        rec = start_record(game, seed, record_names, max_rounds=max_rounds)
+        path = records / f"{game.id}-{seed}.json"
+    hints = (rec.hints or [0] * n)[human]
     you = labels.word("you")
     # the game's texts name the person "you" and the others by seat, in the chosen language
     names: list[str | None] = [you if s == human else None for s in range(n)]
-    shown = 0
+    # a resumed game is not read again from its start: where it stands is said at the decision
+    shown = len(state.events) if resumed is not None else 0
 
     def say(line: str = "") -> None:
         print(line, file=out, flush=True)
@@ -274,6 +310,8 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
     others = words["list_sep"].join(words["other"].format(seat=s, level=level(s)) for s in range(n)
                                     if s != human)
     say(words["intro"].format(title=labels.title, seat=human, others=others))
+    if resumed is not None:
+        say(words["resumed"].format(n=len(rec.actions)))
     say(words["help_hint"])
     quit_early = False
     while not quit_early:
@@ -332,7 +370,8 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         say(words["winner"].format(who=words["list_sep"].join(label(s) for s in res.winners)))
     else:
         say(words["unfinished"])
-    path = records / f"{game.id}-{seed}.json"
     rec.save(path)
     say(words["saved"].format(path=path))
+    if not state.is_over():
+        say(words["resume"].format(path=path))
     return rec

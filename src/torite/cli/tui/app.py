@@ -26,26 +26,25 @@ from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from torite.cards import parse_card
 from torite.engine.base import Action, IllegalAction, OptionError
 from torite.present.decision import Decision
-from torite.present.labels import SUIT_SYMBOLS, korean
 from torite.present.pages import rules_page
 from torite.present.view import SeatView, ViewWords
 from torite.record import Record
 
+from .controls import Controls, pile_kind
 from .pictures import TablePictures
-from .screens import LogScreen, PanelScreen, RulesScreen, SummaryScreen
+from .prose import Prose
+from .screens import ConfirmScreen, LogScreen, PanelScreen, RulesScreen, SummaryScreen
 from .session import Session
-from .widgets import Cell, ChoiceBar, GridView, HandView
-from .words import card_text, rich_text, words
-
-RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+from .widgets import ChoiceBar, GridView, HandView
+from .words import rich_text, words
 
 
 class Mode(StrEnum):
@@ -56,10 +55,15 @@ class Mode(StrEnum):
     INPUT = "input"
     SUMMARY = "summary"
     OVER = "over"
+
+
 WIDE = 110  # from this width the side panels show beside the table
 
+#: a message said again in the table's language each time it is drawn (``g`` changes it)
+Say = Callable[[], str]
 
-class TableApp(TablePictures, App[Record | None]):
+
+class TableApp(Controls, TablePictures, App[Record | None]):
     """One person against bots at a table; returns the game's record."""
 
     TITLE = "torite"
@@ -69,18 +73,21 @@ class TableApp(TablePictures, App[Record | None]):
     #body { height: 1fr; }
     #main { width: 1fr; }
     #ring { height: auto; padding: 0 1; }
-    #status { height: auto; max-height: 6; padding: 0 1; color: $text-muted; }
+    #status { height: auto; padding: 0 1; color: $text-muted; }
+    #summary { height: auto; padding: 0 1; }
     #strip { height: auto; max-height: 4; margin-top: 1; padding: 0 1; color: $text-muted; }
     #side { display: none; width: 42; border-left: solid $primary; padding: 0 1; }
     Screen.wide #side { display: block; }
     Screen.wide #strip { display: none; }
-    #bottom { height: auto; dock: bottom; }
+    #bottom { height: auto; max-height: 70%; dock: bottom; }
     #prompt { height: auto; padding: 0 1; text-style: bold; color: $warning; }
     #prompt.mine { color: $success; }
     #grid { display: none; }
     #grid.on { display: block; }
+    #pile { display: none; }
+    #pile.on { display: block; }
     #choices { height: auto; }
-    #keys { height: 1; padding: 0 1; background: $primary-background; color: $text-muted; }
+    #keys { height: auto; max-height: 2; padding: 0 1; background: $primary-background; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "confirm", show=False),
@@ -93,6 +100,11 @@ class TableApp(TablePictures, App[Record | None]):
         Binding("h", "hint", show=False),
         Binding("question_mark", "panel('keys')", show=False),
         Binding("q", "quit_game", show=False),
+        # the table above the controls scrolls by keys (a small terminal, Umbridge's many rows)
+        Binding("pageup", "scroll_main(-1)", show=False),
+        Binding("pagedown", "scroll_main(1)", show=False),
+        Binding("ctrl+up", "scroll_main(-1)", show=False),
+        Binding("ctrl+down", "scroll_main(1)", show=False),
         *(Binding(str(i), f"button({i})", show=False) for i in range(1, 10)),
         Binding("0", "button(10)", show=False),
     ]
@@ -109,9 +121,12 @@ class TableApp(TablePictures, App[Record | None]):
         self.legal: list[Action] = []
         self.selecting: str | None = None  # the multi-card kind being selected
         self.selected: set[int] = set()
-        self.message = ""
+        self._say: Say | None = None
+        #: why the card under the cursor is refused (said as the cursor reaches it)
+        self._note: Say | None = None
         self.rounds_seen = len(session.view().round_scores)
         self._buttons: list[tuple[Text, Callable[[], None]]] = []
+        self.button_actions: list[Action | None] = []
         self.refused_cards: dict[int, str] = {}
         self.refused_actions: dict[Action, str] = {}
         #: what was drawn last: the person's view and its words
@@ -121,26 +136,41 @@ class TableApp(TablePictures, App[Record | None]):
         self._shown: dict[str, str] = {}
         self._drawn = False
 
+    @property
+    def message(self) -> str:
+        """The last thing said to the person (a refusal, a hint), in the table's language now."""
+        return self._say() if self._say is not None else ""
+
+    @message.setter
+    def message(self, said: str | Say) -> None:
+        self._say = None if said == "" else said if callable(said) else (lambda: said)
+
+    @property
+    def note(self) -> str:
+        return self._note() if self._note is not None else ""
+
     # ------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield Static(id="top")
         with Horizontal(id="body"):
             with VerticalScroll(id="main"):
                 yield Static(id="ring")
-                yield Static(id="status")
+                yield Prose(id="status")
+                yield Static(id="summary")  # a replay's round summary, at the step a round ends
                 yield Static(id="strip")
             with VerticalScroll(id="side"):
                 yield Static(id="side-last")
                 yield Static(id="side-sheet")
                 yield Static(id="side-log")
         with Vertical(id="bottom"):
-            yield Static(id="prompt")
+            yield Prose(id="prompt")
             yield HandView(id="hand")
+            yield HandView(id="pile", row="pile")
             yield GridView(id="grid")
             yield ChoiceBar(id="choices")
             yield Static(id="keys")
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
         for scroller in self.query(VerticalScroll):
             scroller.can_focus = False  # Tab moves between the hand, the grid and the buttons
         self.screen.set_class(self.size.width >= WIDE, "wide")
@@ -148,8 +178,23 @@ class TableApp(TablePictures, App[Record | None]):
         self.draw()
         self.run_worker(self.advance(), exclusive=True, group="game")
 
-    def on_resize(self) -> None:
-        self.screen.set_class(self.size.width >= WIDE, "wide")
+    def on_resize(self, event: events.Resize) -> None:
+        # the event's size is the new one (``self.size`` may still be the old one here)
+        wide = event.size.width >= WIDE
+        if wide != self.screen.has_class("wide"):
+            self.screen.set_class(wide, "wide")
+            self.draw()  # the side panels are drawn only while they show
+
+    def action_scroll_main(self, by: int) -> None:
+        main = self.query_one("#main", VerticalScroll)
+        if by < 0:
+            main.scroll_page_up(animate=False)
+        else:
+            main.scroll_page_down(animate=False)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C: how to quit, in the person's language (not Textual's English toast)."""
+        self.notify(self.w["ctrl_c"], title=self.w["ctrl_c_title"])
 
     # ------------------------------------------------------------ the game loop
     async def advance(self) -> None:
@@ -164,8 +209,9 @@ class TableApp(TablePictures, App[Record | None]):
                 await asyncio.sleep(self.bot_delay * (3 if taken else 1))
             action = await asyncio.to_thread(s.bot_decision, seat)
             s.apply(seat, action)
-            if self.bot_delay > 0:  # without a pause nobody could see the step: draw once at the end
-                self.draw()
+            # a round just ended goes to its summary before the next deal is drawn behind it
+            if self.bot_delay > 0 and not self.round_ended():
+                self.draw()  # without a pause nobody could see the step: drawn once at the end
             if not await self.round_summary():
                 return
         if s.state.is_over():
@@ -176,9 +222,14 @@ class TableApp(TablePictures, App[Record | None]):
         self.selected = set()
         self.draw()
 
+    def round_ended(self) -> bool:
+        """A round ended (the game going on) since its summary was last shown."""
+        return len(self.session.view().round_scores) > self.rounds_seen and not self.session.state.is_over()
+
     async def round_summary(self) -> bool:
-        """After a round ends (the game going on): its summary until the person goes on.
-        False when the person chose to quit there."""
+        """After a round ends (the game going on): its summary until the person goes on (the
+        summary covers the table: the next deal is not shown under it).  False when the person
+        chose to quit there."""
         v = self.session.view()
         rows = v.round_scores
         if len(rows) <= self.rounds_seen:
@@ -216,11 +267,12 @@ class TableApp(TablePictures, App[Record | None]):
         self.exit(s.record)
 
     def finish(self) -> None:
-        """Save the record (once): finished or not, it replays."""
+        """Save the record (once): finished or not, it replays (and an unfinished one resumes)."""
         if self.saved is None:
             self.saved = self.session.finish(self.records)
         if self.on_exit_message is not None and self.saved is not None and not self.session.state.is_over():
             self.on_exit_message(self.w["unfinished"])
+            self.on_exit_message(self.w["resume"].format(path=self.saved))
 
     def act(self, action: Action) -> None:
         """The person's decision."""
@@ -236,7 +288,8 @@ class TableApp(TablePictures, App[Record | None]):
         self.ui = Mode.BUSY
         self.selecting = None
         self.selected = set()
-        self.draw()
+        if not self.round_ended():
+            self.draw()
         self.run_worker(self._after_person(), exclusive=True, group="game")
 
     async def _after_person(self) -> None:
@@ -244,25 +297,56 @@ class TableApp(TablePictures, App[Record | None]):
             await self.advance()
 
     # ------------------------------------------------------------ keys and widgets
+    def refused_card(self, card: int) -> Say:
+        """Why ``card`` may not be chosen, in the rules' words ("You must follow suit: you hold
+        ♥."), said again in the language of the moment."""
+        def say() -> str:
+            return self.refused_cards.get(card) or self.not_now(
+                self.session.labels.card_text(self.session.game.card_text(card)))
+        return say
+
     def on_hand_view_chosen(self, msg: HandView.Chosen) -> None:
         if self.ui != Mode.INPUT:
             return
-        for mp in self.decision.singles.values():
+        if msg.row == "pile":
+            kind = pile_kind(self.decision)
+            mp = self.decision.named.get(kind or "", {})
             if msg.card in mp:
                 self.act(mp[msg.card])
                 return
-        # a refused card says why, in the rules' words ("You must follow suit: you hold ♥.")
-        self.message = self.refused_cards.get(msg.card) or self.not_now(
-            self.session.labels.card_text(self.session.game.card_text(msg.card)))
+        else:
+            for kind_map in self.decision.singles.values():
+                if msg.card in kind_map:
+                    self.act(kind_map[msg.card])
+                    return
+        self.message = self.refused_card(msg.card)
         self.draw()
+
+    def on_hand_view_focused(self, msg: HandView.Focused) -> None:
+        """The cursor reached a card: a refused one says why at once (as the web table does on
+        focus; see :meth:`cursor_note`)."""
+        if self.ui == Mode.INPUT:
+            self.draw()
+
+    def cursor_note(self) -> Say | None:
+        """Why the card under the cursor of the row in use may not be chosen (None: it may)."""
+        if self.ui != Mode.INPUT:
+            return None
+        pile = self.query_one("#pile", HandView)
+        on_pile = self.focused is pile
+        row = pile if on_pile and pile.has_class("on") else self.query_one("#hand", HandView)
+        card = row.cursor
+        if card is None or card in row.active or card not in self.refused_cards:
+            return None
+        return self.refused_card(card)
 
     def on_hand_view_toggled(self, msg: HandView.Toggled) -> None:
         if self.ui != Mode.INPUT or self.selecting is None:
             return
-        need = self.decision.multis[self.selecting].count
+        most = max(m.bit_count() for m in self.decision.multis[self.selecting].combos)
         if msg.card in self.selected:
             self.selected.discard(msg.card)
-        elif len(self.selected) < need:
+        elif len(self.selected) < most:
             self.selected.add(msg.card)
         self.message = ""
         self.draw()
@@ -271,7 +355,8 @@ class TableApp(TablePictures, App[Record | None]):
         if self.ui != Mode.INPUT:
             return
         if msg.action is None:
-            self.message = msg.reason or self.not_now(msg.label.strip())
+            label = msg.label.strip()
+            self.message = msg.reason or self.not_now(label)
             self.draw()
             return
         self.act(msg.action)
@@ -290,7 +375,9 @@ class TableApp(TablePictures, App[Record | None]):
         mask = sum(1 << c for c in self.selected)
         action = self.decision.multis[self.selecting].combos.get(mask)
         if action is None:
-            self.message = self.w["no_such_set"]
+            # a set the rules refuse says which rule ("your cards must outrank ♦A ♠A")
+            tried = Action(self.selecting, mask)
+            self.message = lambda: self.session.refusal(tried) or self.w["no_such_set"]
             self.draw()
             return
         self.act(action)
@@ -314,8 +401,11 @@ class TableApp(TablePictures, App[Record | None]):
             return
         title, body = {"last": (w["last_trick"], self.last_trick(self.seen, self.seen_words)),
                        "sheet": (w["score_sheet"], self.score_sheet(self.seen)),
-                       "keys": (w["keys"], Text(w["help"]))}[which]
+                       "keys": (w["keys"], Text(self.help_text()))}[which]
         self.push_screen(PanelScreen(title, body, w["close"], key=key))
+
+    def help_text(self) -> str:
+        return self.w["help"]
 
     def action_rules(self) -> None:
         cls = type(self.session.game)
@@ -337,18 +427,63 @@ class TableApp(TablePictures, App[Record | None]):
         self.draw()
 
     def action_hint(self) -> None:
-        """The ``normal`` bot's suggestion and its reason, from what the person sees."""
+        """The ``normal`` bot's suggestion and its reason, from what the person sees; the cursor
+        goes to the hinted card, cell or button."""
         if self.ui != Mode.INPUT or not self.legal:
             return
         action, reason = self.session.hint()
-        text = self.session.labels.text(self.session.action_rich(action))
-        why = self.session.labels.text(reason) if reason else ""
-        self.message = self.w["hint"].format(action=text) + (" — " + why if why else "")
+        s = self.session
+
+        def say() -> str:
+            text = s.labels.text(s.action_rich(action))
+            return self.w["hint"].format(action=text) + (" — " + s.labels.text(reason) if reason else "")
+
+        self.message = say
+        self.point_at(action)
         self.draw()
 
+    def point_at(self, action: Action) -> None:
+        """Put the cursor of the control that offers ``action`` on it (the hint's)."""
+        d = self.decision
+        hand, pile = self.query_one("#hand", HandView), self.query_one("#pile", HandView)
+        grid = self.query_one(GridView)
+        if any(mp.get(action.card) == action for mp in d.singles.values()):
+            hand.jump(action.card)
+            hand.focus()
+        elif action.kind == pile_kind(d):
+            pile.jump(action.card)
+            pile.focus()
+        elif action in self.button_actions:
+            bar = self.query_one(ChoiceBar)
+            bar.cursor = self.button_actions.index(action)
+            bar.refresh()
+            bar.focus()
+        elif action.kind in d.multis:
+            if self.selecting != action.kind:
+                self.selecting, self.selected = action.kind, set()
+            first = next((c for c in hand.cards if action.cards >> c & 1), None)
+            if first is not None:
+                hand.jump(first)
+            hand.focus()
+        else:
+            for r, (_, cells) in enumerate(grid.rows):
+                for c, cell in enumerate(cells):
+                    if cell.action == action:
+                        grid.cursor = (r, c)
+                        grid.refresh()
+                        grid.focus()
+
     def action_quit_game(self) -> None:
-        self.finish()
-        self.exit(self.session.record)
+        """``q``: ask first (the game is saved and resumes with ``torite play --resume``)."""
+        if isinstance(self.screen, ConfirmScreen):
+            return
+
+        def answered(quit_now: bool | None) -> None:
+            if quit_now:
+                self.finish()
+                self.exit(self.session.record)
+
+        self.push_screen(ConfirmScreen(self.w["quit_ask"], self.w["quit_keys"]), answered)
 
     # ------------------------------------------------------------ drawing
     def draw(self) -> None:
@@ -380,151 +515,84 @@ class TableApp(TablePictures, App[Record | None]):
             self.query_one("#side-last", Static).update(Group(Text(self.w["last_trick"], style="bold"),
                                                               self.last_trick(v, vw)))
             self.query_one("#side-sheet", Static).update(Group(Text(""), Text(self.w["score_sheet"], style="bold"),
-                                                               self.score_sheet(v)))
+                                                               self.score_sheet(v, width=40)))
             self.query_one("#side-log", Static).update(Group(Text(""), Text(self.w["log"], style="bold"),
                                                              self.log_lines(s.log[-12:])))
         self.put("#keys", self.key_hints())
-        self.put("#prompt", self.prompt(v, vw))
-        self.query_one("#prompt", Static).set_class(mine, "mine")
-        hand = self.query_one(HandView)
+        hand = self.query_one("#hand", HandView)
         hand.labels = s.labels
         hand.game = s.game
         if self.selecting is not None:
             hand.show(v.hand, d.multis[self.selecting].cards, selecting=True, selected=self.selected)
         else:
             hand.show(v.hand, d.playable)
+        self.draw_pile(v, vw, d)
         self.draw_grid(d)
         self.draw_buttons(d)
+        self._note = self.cursor_note()
+        self.put("#prompt", self.prompt(v, vw))
+        self.query_one("#prompt", Prose).set_class(mine, "mine")
         if mine:
             self.focus_decision()
             # a control just shown takes focus only once its style shows it
             self.call_after_refresh(self.focus_decision)
 
     def put(self, selector: str, text: Text) -> None:
-        """Update a Static only when its text changed: each update costs a layout."""
+        """Update a widget only when its text changed: each update costs a layout."""
         key = text.markup
         if self._shown.get(selector) != key:
             self._shown[selector] = key
-            self.query_one(selector, Static).update(text)
+            widget = self.query_one(selector)
+            widget.update(text)
 
     def focus_decision(self) -> None:
+        """Focus the control that decides now, unless the person's focus is on one that still
+        offers something (Tab moved it there)."""
         if self.ui != Mode.INPUT:
             return
-        hand = self.query_one(HandView)
+        hand = self.query_one("#hand", HandView)
+        pile = self.query_one("#pile", HandView)
         grid = self.query_one(GridView)
+        bar = self.query_one(ChoiceBar)
+        offers = {hand: bool(hand.active), pile: pile.has_class("on") and bool(pile.active),
+                  grid: grid.has_class("on"), bar: bool(bar.items)}
         focused = self.focused
-        if hand.active and focused is not hand and not (focused is grid and grid.has_class("on")):
-            hand.focus()
-        elif not hand.active and grid.has_class("on") and focused is not grid:
-            grid.focus()
-        elif not hand.active and not grid.has_class("on"):
-            bar = self.query_one(ChoiceBar)
-            if bar.items and focused is not bar:
-                bar.focus()
+        if focused in (hand, pile, grid) and offers.get(focused):
+            return  # Tab moved it there, and it offers something
+        if focused is bar and offers[bar] and not any(offers[c] for c in (hand, pile, grid)):
+            return
+        for control in (hand, pile, grid, bar):
+            if offers[control]:
+                control.focus()
+                return
 
     def prompt(self, v: SeatView, vw: ViewWords) -> Text:
-        s = self.session
         w = self.w
-        d = self.decision
         if self.ui == Mode.OVER:
             return Text(w["game_over"])
         if self.ui != Mode.INPUT:
             if len(v.to_act) > 1:
                 return Text(w["waiting_simul"])
             return Text(w["waiting"].format(who=", ".join(self.seat_label(x) for x in v.to_act)))
-        lines = []
-        why = vw.labels.text(vw.prompt) if vw.prompt else None
-        if self.selecting is not None:
-            m = d.multis[self.selecting]
-            lines.append(w["select_n"].format(n=m.count, kind=s.labels.action_label(self.selecting)))
-            lines.append(w["selected"].format(k=len(self.selected), n=m.count))
-        elif why:
-            lines.append(why)
-        elif d.singles:
-            lines.append(w["your_turn"])
-        elif self.legal:
-            lines.append(w["your_choice"].format(kind=s.labels.action_label(self.legal[0].kind)))
+        lines = self.decision_prompt(vw)
+        if self.note and self.note != self.message:  # said once when Enter repeats it
+            lines.append("· " + self.note)
         if self.message:
             lines.append("! " + self.message)
-        return Text("  ".join(lines[:1]) + ("\n" + "  ".join(lines[1:]) if lines[1:] else ""))
-
-    def draw_grid(self, d: Decision) -> None:
-        grid = self.query_one(GridView)
-        lab = self.session.labels
-        if d.bids:
-            b = next(iter(d.bids.values()))  # the whole ladder: a bid shows where it stands
-            rows = []
-            for dn in b.denoms:
-                head = Text(SUIT_SYMBOLS.get(dn, lab.data["denominations"].get(dn, dn)),
-                            style="bold red" if dn in "HD" else "bold")
-                # a suit's cells read 14♥; a word's row (노기루다) names it once, its cells the level
-                rows.append((head, [Cell(rich_text([{"t": "contract", "level": lv, "denom": dn}], lab)
-                                         if dn in SUIT_SYMBOLS else Text(str(lv), style="bold"),
-                                         b.cells.get((lv, dn)),
-                                         self.refused_actions.get(Action(b.kind, 0, f"{lv} {dn}"), ""))
-                                    for lv in b.levels]))
-            grid.show(Text(self.w["bid_title"].format(kind=lab.action_label(b.kind)), style="bold"), rows)
-            grid.set_class(True, "on")
-        elif d.named:
-            kind, mp = next(iter(d.named.items()))
-            suits = [("S", 3), ("H", 2), ("D", 1), ("C", 0)]
-            rows = []
-            jokers = sorted(c for c in mp if c >= 52)
-            if jokers:
-                rows.append((Text("★", style="bold magenta"),
-                             [Cell(card_text(self.session.game.card_text(c), lab), mp.get(c),
-                                   self.refused_cards.get(c, "")) for c in jokers]))
-            for letter, _ in suits:
-                cards = [parse_card(r + letter) for r in RANKS]
-                rows.append((Text(SUIT_SYMBOLS[letter], style="bold red" if letter in "HD" else "bold"),
-                             [Cell(card_text(self.session.game.card_text(c), lab), mp.get(c),
-                                   self.refused_cards.get(c, "")) for c in cards]))
-            grid.show(Text(self.w["pick_title"].format(kind=lab.action_label(kind)), style="bold"), rows)
-            grid.set_class(True, "on")
-        else:
-            grid.show(Text(), [])
-            grid.set_class(False, "on")
-
-    def draw_buttons(self, d: Decision) -> None:
-        lab = self.session.labels
-        buttons: list[tuple[Text, Callable[[], None]]] = []
-        for a in d.buttons:
-            buttons.append((rich_text(self.session.action_rich(a), lab), lambda a=a: self.act(a)))  # type: ignore[misc]
-        if self.selecting is not None:
-            m = d.multis[self.selecting]
-            combo = m.combos.get(sum(1 << c for c in self.selected))
-            text = rich_text(self.session.action_rich(combo), lab) if combo else Text(lab.action_label(self.selecting))
-            head, _, tail = self.w["confirm"].partition("{text}")
-            buttons.append((Text(head) + text + Text(tail), self.action_confirm))
-        for kind, m in d.multis.items():
-            if kind != self.selecting:
-                buttons.append((Text(f"{lab.action_label(kind)} ({m.count})"),
-                                lambda kind=kind: self.start_selecting(kind)))  # type: ignore[misc]
-        # the calls that may not be made now stay in view, dimmed, and say why when chosen
-        for a in d.all_calls:
-            if a not in d.calls:
-                why = self.refused_actions.get(a, "")
-                label = lab.action_label(a.kind)
-                buttons.append((Text(label, style="dim strike"),
-                                lambda why=why, label=label: self.explain(why, label)))  # type: ignore[misc]
-        self._buttons = buttons
-        self.query_one(ChoiceBar).show([t for t, _ in buttons])
+        return Text("\n".join(lines))
 
     def explain(self, why: str, label: str) -> None:
         """A refused button's reason, or at least its name."""
         self.message = why or self.not_now(label)
         self.draw()
 
-    def not_now(self, what: str) -> str:
-        """A refusal with no rule to tell: "Double cannot be chosen now." (더블은 …: its particle
-        in the form its word takes)."""
-        return korean.finish(self.w["not_legal"].format(card=what))
-
 
 def play_tui(game: Any, human: int, bots: Sequence[str], seed: int, *, records: Path, lang: str = "en",
-             max_rounds: int | None = None, bot_delay: float = 0.6) -> Record:
-    """Play in the terminal; the record is saved in ``records`` (finished or not)."""
-    session = Session(game, human, bots, seed, lang=lang, max_rounds=max_rounds)
+             max_rounds: int | None = None, bot_delay: float = 0.6, session: Session | None = None) -> Record:
+    """Play in the terminal; the record is saved in ``records`` (finished or not).  ``session``:
+    one already set up (a resumed game's)."""
+    if session is None:
+        session = Session(game, human, bots, seed, lang=lang, max_rounds=max_rounds)
     notes: list[str] = []
     app = TableApp(session, records=records, bot_delay=bot_delay, on_exit=notes.append)
     app.run()

@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from torite.present.labels import SUIT_SYMBOLS
-from torite.present.view import SeatView, TrickView, ViewWords
+from torite.present.view import Played, SeatView, TrickView, ViewWords
 
 from .session import Session
-from .words import card_text, level_name, rich_text, words
+from .words import card_text, level_name, rich_text, theme, words
 
 
 def key_line(pairs: list[tuple[str, str]]) -> Text:
@@ -83,47 +84,74 @@ class TablePictures:
         return card_text(None if card is None else self.session.game.card_text(card), vw.labels)
 
     def ring(self, v: SeatView, vw: ViewWords) -> RenderableType:
+        """The seats around the trick: each seat's name, its role chips on a line of their own
+        (a long Japanese role is never cut), its counts and the card it played; a card played
+        from a pile (Umbridge's dummy) lies on the pile's own place, credited to the pile."""
         s = self.session
         lab = vw.labels
+        th = theme()
         roles = vw.roles
         to_act = set(v.to_act)
         shown_last = not v.trick.cards and v.last_trick is not None
         shown: TrickView = v.last_trick if shown_last and v.last_trick is not None else v.trick
         cells: dict[tuple[int, int], RenderableType] = {}
+
+        def played_text(entry: Played | None, owner: int | str) -> Text:
+            played = Text()
+            if entry is None:
+                return played
+            played.append("[")
+            played.append_text(self.card(entry.card, vw))
+            played.append("]")
+            if shown_last:
+                played.stylize("dim")
+                if shown.winner == owner:
+                    played.append(" ★", style="yellow")
+            else:
+                for tag in entry.tags:
+                    if tag != entry.pile:
+                        played.append(" " + str(lab.data["tags"].get(tag, tag)), style="italic cyan")
+            return played
+
         for seat, place in self.positions().items():
             facts = v.seats[seat]
-            name = Text()
+            name = Text(overflow="fold")
             if seat in to_act and not v.over:
                 name.append("▶ ", style="bold green")
             name.append(self.seat_label(seat), style="bold" if seat == s.human else "")
-            for role in roles[seat] if seat < len(roles) else ():
-                name.append(f" [{role}]", style="bold magenta")
             if facts.score is not None:
                 name.append("  " + self.w["points"].format(n=facts.score), style="bold yellow")
+            chips = Text(overflow="fold")
+            for i, role in enumerate(roles[seat] if seat < len(roles) else ()):
+                chips.append(("" if not i else " ") + f"[{role}]", style=th.accent)
             stats = []
             if facts.hand_size is not None:
                 stats.append(self.w["cards"].format(n=facts.hand_size))
             if facts.tricks_won is not None:
                 stats.append(self.w["tricks"].format(n=facts.tricks_won))
-            played = Text()
-            entry = shown.card_of(seat)
-            if entry is not None:
-                played.append("[")
-                played.append_text(self.card(entry.card, vw))
-                played.append("]")
-                if shown_last:
-                    played.stylize("dim")
-                    if shown.winner == seat:
-                        played.append(" ★", style="yellow")
-                else:
-                    for tag in entry.tags:
-                        played.append(" " + str(lab.data["tags"].get(tag, tag)), style="italic cyan")
-            cells[place] = Group(name, Text(" · ".join(stats), style="dim"), played)
-        centre = Text()
+            entry = next((p for p in shown.cards if p.seat == seat and p.pile is None), None)
+            parts: list[RenderableType] = [name]
+            if chips.plain:
+                parts.append(chips)
+            parts += [Text(" · ".join(stats), style="dim"), played_text(entry, seat)]
+            cells[place] = Group(*parts)
+        free = [p for p in ((1, 2), (1, 0), (0, 0), (0, 2), (2, 0), (2, 2)) if p not in cells]
+        for pile in v.piles:
+            # a pile cards are played from (seen in this trick or the last): a place of its own
+            entry = next((p for p in shown.cards if p.pile == pile.name), None)
+            if not any(p.pile == pile.name for t in (v.trick, v.last_trick) if t is not None for p in t.cards):
+                continue
+            if not free:
+                break
+            word = lab.data["maps"].get("piles", {}).get(pile.name, pile.name)
+            count = Text(self.w["cards"].format(n=pile.count), style="dim")
+            cells[free.pop(0)] = Group(Text(word, style="bold"), count,
+                                       played_text(entry, entry.seat if entry is not None else -1))
+        centre = Text(overflow="fold")
         centre.append(self.w["trick"], style="bold")
         led = v.trick.led
         if led in SUIT_SYMBOLS:
-            centre.append(f"  {SUIT_SYMBOLS[led]}", style="bold red" if led in "HD" else "bold")
+            centre.append(f"  {SUIT_SYMBOLS[led]}", style=th.suit(led))
         if v.trick.cards:
             centre.append("\n")
             for i, e in enumerate(v.trick.cards):
@@ -137,7 +165,7 @@ class TablePictures:
             cells[(1, 1)] = centre
         grid = Table.grid(expand=True, padding=(0, 1))
         for _ in range(3):
-            grid.add_column(ratio=1)
+            grid.add_column(ratio=1, overflow="fold")
         for r in range(3):
             if any((r, c) in cells for c in range(3)):
                 grid.add_row(*(cells.get((r, c), Text("")) for c in range(3)))
@@ -168,8 +196,8 @@ class TablePictures:
         line = Text()
         for p in t.cards:
             # a card played from a pile (Umbridge's dummy) is the pile's, played by its controller
-            owner = s.seat_name(p.seat) if p.pile is None else \
-                f"{vw.labels.data['maps'].get('piles', {}).get(p.pile, p.pile)} ({s.seat_name(p.seat)})"
+            owner = s.seat_name(p.seat) if p.pile is None else self.w["pile_by"].format(
+                pile=vw.labels.data["maps"].get("piles", {}).get(p.pile, p.pile), who=s.seat_name(p.seat))
             line.append(f"{owner} ")
             line.append_text(self.card(p.card, vw))
             line.append("   ")
@@ -179,12 +207,19 @@ class TablePictures:
             facts.append_text(rich_text(value, vw.labels))
         return Group(line, facts)
 
-    def score_sheet(self, v: SeatView) -> RenderableType:
+    def score_sheet(self, v: SeatView, width: int | None = None) -> RenderableType:
+        """The rounds' points by seat.  A seat's name is never broken nor cut ("1번 / 자리",
+        "1번 자…"): where the names do not fit ``width`` (the side panel), each seat is headed
+        by its number, the person by their word (나, あなた, you)."""
         s = self.session
         table = Table(box=None, padding=(0, 1), show_edge=False)
-        table.add_column("#", justify="right")
-        for seat in range(v.num_players):
-            table.add_column(s.seat_name(seat), justify="right")
+        first = max([len(self.w["total"]), 2])
+        names = [s.seat_name(seat) for seat in range(v.num_players)]
+        if width is not None and first + sum(cell_len(x) + 2 for x in names) + 2 > width:
+            names = [name if seat == s.human else str(seat) for seat, name in enumerate(names)]
+        table.add_column("#", justify="right", no_wrap=True)
+        for name in names:
+            table.add_column(name, justify="right", no_wrap=True)
         for r, row in enumerate(v.round_scores):
             table.add_row(str(r + 1), *(str(x) for x in row))
         if v.scores is not None:
@@ -213,7 +248,7 @@ class TablePictures:
         table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("")
         for seat in range(n):
-            table.add_column(s.seat_name(seat), justify="right")
+            table.add_column(s.seat_name(seat), justify="right", no_wrap=True)
         summary = data.get("summary") or {"rows": []}
         steps = summary.get("steps") or []
         for r in summary.get("rows", ()):

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
+from textual import events
 from textual.binding import Binding, BindingType
+from textual.widgets import Static
 
 from torite.engine.base import Action
 from torite.present.labels import load as load_labels
 from torite.present.view import SeatView, ViewWords
 from torite.replay import OPEN, Replay, Viewer
 
-from .app import Mode, TableApp
+from .app import WIDE, Mode, TableApp
 from .pictures import key_line
 from .session import RENDER_ERRORS, LogLine, Session
 from .words import level_name, rich_text, words
@@ -132,12 +135,34 @@ class ReplayApp(TableApp):
         self.rs = session
         self.suggestion: tuple[int, Viewer, Action] | None = None
 
-    def on_mount(self) -> None:
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # not the play table's mount: no game loop runs over a record
         for scroller in self.query("VerticalScroll"):
             scroller.can_focus = False
-        self.screen.set_class(self.size.width >= 110, "wide")
+        self.screen.set_class(self.size.width >= WIDE, "wide")
         self._drawn = True
         self.redraw()
+
+    def draw(self) -> None:
+        super().draw()
+        if not self._drawn:
+            return
+        # the step a round ends at shows its summary (the scoring written out, the points)
+        rs = self.rs
+        summary = self.query_one("#summary", Static)
+        key = f"{rs.step}:{rs.lang}:{rs.viewer}"
+        if self._shown.get("#summary") == key:
+            return
+        self._shown["#summary"] = key
+        if rs.step in rs.replay.rounds():
+            v, vw = self.seen, self.seen_words
+            title = rs.labels.word("round_over").replace("{n}", str(len(v.round_scores)))
+            summary.update(Group(Text(""), Text(title, style="bold"), self.summary_body(v, vw)))
+        else:
+            summary.update(Text(""))
+
+    def help_text(self) -> str:
+        return words(self.rs.lang)["replay_help"]
 
     def redraw(self) -> None:
         self.ui = Mode.OVER if self.rs.state.is_over() else Mode.BUSY
@@ -176,7 +201,7 @@ class ReplayApp(TableApp):
         rs = self.rs
         if not isinstance(rs.viewer, int) or rs.state.is_over() or rs.viewer not in rs.state.to_act():
             return
-        self.message = words(rs.lang).get("thinking", "…")
+        self.message = lambda: words(rs.lang).get("thinking", "…")  # said in the language of the moment
         self.redraw()
         step, viewer = rs.step, rs.viewer
         self.run_worker(self._suggest(step, viewer), exclusive=True, group="suggest")
@@ -191,7 +216,8 @@ class ReplayApp(TableApp):
         self.redraw()
 
     def action_quit_game(self) -> None:
-        self.exit(None)
+        self.exit(None)  # nothing to lose in a replay: no question
+
 
     # ------------------------------------------------------------ what differs from a game in play
     def header(self, v: SeatView, vw: ViewWords) -> Text:
@@ -216,8 +242,15 @@ class ReplayApp(TableApp):
         return out
 
     def prompt(self, v: SeatView, vw: ViewWords) -> Text:
+        """Where the record stands: the deal (step 0), whose move comes next, or the end; never
+        a "your turn" (nobody plays in a replay)."""
         rs = self.rs
-        text = super().prompt(v, vw) if not rs.state.is_over() else Text(words(rs.lang)["game_over"])
+        w = words(rs.lang)
+        if rs.state.is_over():
+            text = Text(w["game_over"])
+        else:
+            who = rs.labels.word("item_sep").join(self.seat_label(x) for x in v.to_act)
+            text = Text((w["replay_start"] + " " if rs.step == 0 else "") + w["replay_next"].format(who=who))
         sug = self.suggestion
         if sug is not None and sug[0] == rs.step and sug[1] == rs.viewer:
             text.append("\n" + words(rs.lang)["would_play"].format(level=level_name(rs.lang, SUGGEST_LEVEL)) + " ")
@@ -229,7 +262,10 @@ class ReplayApp(TableApp):
     def key_hints(self) -> Text:
         w = words(self.rs.lang)
         pairs = [("←/→", w["k_step"]), ("t/T", w["k_trick"]), ("r/R", w["k_round"]), ("v", w["k_viewer"]),
-                 ("h", w["k_would"]), ("s", w["k_sheet"]), ("l", w["k_log"]), ("q", w["k_quit"])]
+                 ("h", w["k_would"]), ("s", w["k_sheet"]), ("l", w["k_log"])]
+        if len(self.rs.languages) > 1:
+            pairs.append(("g", w["k_lang"]))
+        pairs += [("?", w["k_help"]), ("q", w["k_quit"])]
         return key_line(pairs)
 
 

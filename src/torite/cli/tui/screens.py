@@ -15,6 +15,8 @@ from textual.widgets import Markdown, Static
 
 from torite.server.markdown import parser
 
+from .prose import Prose
+
 
 class PanelScreen(ModalScreen[None]):
     """A titled, scrollable panel; Esc, Enter or the key that opened it closes it."""
@@ -94,10 +96,12 @@ class RulesScreen(ModalScreen[None]):
 
 
 class SummaryScreen(ModalScreen[bool]):
-    """The round summary, or the end of the game: Enter goes on (False from q: quit)."""
+    """The round summary, or the end of the game: Enter goes on (False from q: quit).  It covers
+    the table (an opaque background): under it the next deal is already dealt, which is not
+    shown until the person goes on."""
 
     DEFAULT_CSS = """
-    SummaryScreen { align: center middle; }
+    SummaryScreen { align: center middle; background: $background; }
     SummaryScreen > Vertical { width: auto; min-width: 40; max-width: 96%; height: auto; max-height: 90%;
                                border: double $accent; background: $surface; padding: 0 2; }
     SummaryScreen .title { text-style: bold; height: 1; }
@@ -125,3 +129,33 @@ class SummaryScreen(ModalScreen[bool]):
 
     def action_quit_game(self) -> None:
         self.dismiss(False)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes-or-no question over the table (quit?): y or Enter says yes, n or Esc no."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 64; max-width: 90%; height: auto; border: double $warning;
+                               background: $surface; padding: 0 2; }
+    ConfirmScreen .hint { color: $text-muted; height: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", show=False), Binding("enter", "answer(True)", show=False),
+        Binding("q", "answer(True)", show=False),
+        Binding("n", "answer(False)", show=False), Binding("escape", "answer(False)", show=False)]
+
+    def __init__(self, question: str, hint: str) -> None:
+        super().__init__()
+        self.question = question
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            question = Prose(id="question")  # Japanese broken as it is set, not mid-word at any character
+            question.update(Text(self.question))
+            yield question
+            yield Static(self.hint, classes="hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from torite.bots import make_bot
+from torite.cli.resume import Resumed
 from torite.engine.base import Action, Game, State
 from torite.engine.bot import Bot
 from torite.engine.driver import decide, next_seat
@@ -68,7 +69,30 @@ class Session:
         self.hints = 0  # hints the person took (the record counts them)
         self.log: list[LogLine] = []
         self._logged = 0
+        #: where the record is saved (None: in the records folder, named by the game and seed)
+        self.path: Path | None = None
         self.read_events()
+
+    @classmethod
+    def resumed(cls, res: Resumed, *, lang: str = "en") -> Session:
+        """The session of an unfinished game, replayed to where it stopped (``torite play
+        --resume``): its bots caught up, its record saved back where it was read."""
+        self = cls.__new__(cls)
+        self.game = res.game
+        self.human = res.human
+        self.seed = res.record.seed or 0
+        self.labels = load_labels(res.game, lang)
+        self.lang = lang
+        self.state = res.state
+        self.levels = res.levels
+        self.bots = dict(res.bots)
+        self.record = res.record
+        self.hints = (res.record.hints or [0] * res.game.num_players)[res.human]
+        self.log = []
+        self._logged = 0
+        self.path = res.path
+        self.read_events()
+        return self
 
     # ------------------------------------------------------------ language
     @property
@@ -131,6 +155,16 @@ class Session:
         """The view in the table's language, the person named "you"."""
         return words(v, self.lang, self.names(), you=self.viewer_seat)
 
+    def refusal(self, action: Action) -> str | None:
+        """Why the rules refuse the person's ``action`` now, in words (None: no rule to tell)."""
+        why = self.state.refusal(self.human, action)
+        if why is None or why.rule == "not_now":
+            return None
+        try:
+            return self.labels.text(self.labels.reason_rich(why.rule, why.data, self.names()))
+        except RENDER_ERRORS:
+            return None
+
     def legal(self) -> list[Action]:
         return self.state.legal_actions(self.human) if self.human_to_act() else []
 
@@ -172,6 +206,8 @@ class Session:
         """Store the result (when over) and save the record; returns its path."""
         if self.state.is_over():
             self.record.result = self.state.result().to_json()
+        if self.path is not None:
+            return self.record.save(self.path)
         if records is None:
             return None
         path = records / f"{self.game.id}-{self.seed}.json"

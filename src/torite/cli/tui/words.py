@@ -5,7 +5,9 @@ the labels' rich text: cards, suits and contracts as Rich text in their colours.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from rich.text import Text
@@ -14,6 +16,21 @@ from torite.present.labels import SUIT_SYMBOLS, Labels
 
 WORDS: Final[dict[str, dict[str, str]]] = {
     "en": {
+        "card_1": "1 card",
+        "cards_n": "{n} cards",
+        "cards_range": "{a}–{b} cards",
+        "ctrl_c_title": "Quit?",
+        "ctrl_c": "Press q to quit (the game is saved and can be resumed).",
+        "quit_ask": "Quit this game? It is saved, and torite play --resume goes on with it later.",
+        "quit_keys": "y: quit · n: keep playing",
+        "resume": "Go on with it later: torite play --resume {path}",
+        "pile_by": "{pile} (played by {who})",
+        "replay_help": ("←/→ step · Home/End the deal, the end · t/T next/previous trick · r/R next/previous round\n"
+                        "v whose eyes · h what hard would play · s score sheet · l log · g language · ? keys · q quit\n"
+                        "PgUp/PgDn scroll the table"),
+        "replay_start": "The deal. → steps through the game.",
+        "replay_next": "Next: {who}.",
+        "k_ends": "start/end",
         "round": "round {n}",
         "of_rounds": "round {n} of {m}",
         "dealer": "dealer",
@@ -26,8 +43,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "last_won": "last trick: {who} won",
         "your_turn": "Your turn: choose a card.",
         "your_choice": "Your turn: {kind}.",
-        "select_n": "Select {n} cards for “{kind}” (Space), then confirm (c).",
-        "selected": "{k} of {n} selected",
+        "select_n": "Select {n} for “{kind}” (Space), then confirm (c).",
+        "selected": "({k} selected)",
         "confirm": "c: {text}",
         "waiting": "Waiting for {who}…",
         "waiting_simul": "Waiting for the others…",
@@ -52,7 +69,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "Keys",
         "help": ("←/→ move on the hand · Enter play/choose · Space select · c confirm · x clear\n"
                  "↑/↓/←/→ in a bidding box or card picker · 1–9 the numbered buttons · Tab next control\n"
-                 "h hint · t last trick · s score sheet · l log · r rules · g language · ? keys · q quit"),
+                 "h hint · t last trick · s score sheet · l log · r rules · g language · ? keys · q quit\n"
+                 "PgUp/PgDn scroll the table"),
         "k_last": "last trick", "k_sheet": "scores", "k_log": "log", "k_rules": "rules", "k_lang": "language",
         "k_help": "keys", "k_quit": "quit", "k_hint": "hint",
         "open": "every hand open", "spectator": "a spectator", "replay_step": "step {k} of {n}",
@@ -64,6 +82,21 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "level.expert": "expert",
     },
     "ja": {
+        "card_1": "1枚",
+        "cards_n": "{n}枚",
+        "cards_range": "{a}～{b}枚",
+        "ctrl_c_title": "終了しますか？",
+        "ctrl_c": "やめるには q を押してください（ゲームは保存され、続きから遊べます）。",
+        "quit_ask": "ゲームを中断しますか？記録は保存され、torite play --resume で続きから遊べます。",
+        "quit_keys": "y：中断する · n：続ける",
+        "resume": "続きから遊ぶには：torite play --resume {path}",
+        "pile_by": "{pile}（{who}が出した）",
+        "replay_help": ("←/→ 一手ずつ · Home/End 配り・最後 · t/T 次・前のトリック · r/R 次・前のラウンド\n"
+                        "v 誰の視点 · h 強いボットならどうする · s 得点表 · l 記録 · g 言語 · ? キー操作 · q 終了\n"
+                        "PgUp/PgDn 卓をスクロール"),
+        "replay_start": "配られたところです。→ で一手ずつ進みます。",
+        "replay_next": "次は{who}の番です。",
+        "k_ends": "最初・最後",
         "round": "第{n}ラウンド",
         "of_rounds": "第{n}/{m}ラウンド",
         "dealer": "ディーラー",
@@ -76,8 +109,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "last_won": "直前のトリック：{who}が取りました",
         "your_turn": "あなたの番です。カードを選んでください。",
         "your_choice": "あなたの番です：{kind}",
-        "select_n": "「{kind}」のカードを{n}枚選び（Space）、確定してください（c）。",
-        "selected": "{n}枚中{k}枚を選択",
+        "select_n": "「{kind}」のカードを{n}選び（Space）、確定してください（c）。",
+        "selected": "（{k}枚を選択中）",
         "confirm": "c：{text}",
         "waiting": "{who}を待っています…",
         "waiting_simul": "ほかのプレイヤーを待っています…",
@@ -102,9 +135,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "キー操作",
         "help": ("←/→ 手札を移動 · Enter 出す・選ぶ · Space 選択 · c 確定 · x 選択解除\n"
                  "↑/↓/←/→ ビッドボックス・カード選択 · 1～9 番号のボタン · Tab 次の操作欄\n"
-                 "h ヒント · t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 終了"),
+                 "h ヒント · t 直前のトリック · s 得点表 · l 記録 · r ルール · g 言語 · ? キー操作 · q 中断\n"
+                 "PgUp/PgDn 卓をスクロール"),
         "k_last": "直前", "k_sheet": "得点表", "k_log": "記録", "k_rules": "ルール", "k_lang": "言語",
-        "k_help": "キー", "k_quit": "終了", "k_hint": "ヒント",
+        "k_help": "キー", "k_quit": "中断", "k_hint": "ヒント",
         "open": "全員の手札を公開", "spectator": "観戦者", "replay_step": "{n}手中{k}手目",
         "would_play": "ボット({level})なら：", "thinking": "考え中…",
         "k_step": "一手", "k_trick": "トリック", "k_round": "ラウンド", "k_viewer": "誰の視点",
@@ -114,6 +148,21 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "level.expert": "達人",
     },
     "ko": {
+        "card_1": "1장",
+        "cards_n": "{n}장",
+        "cards_range": "{a}~{b}장",
+        "ctrl_c_title": "종료할까요?",
+        "ctrl_c": "그만하려면 q를 누르세요(게임은 저장되어 이어서 할 수 있습니다).",
+        "quit_ask": "게임을 중단할까요? 기록이 저장되어 torite play --resume 으로 이어서 할 수 있습니다.",
+        "quit_keys": "y: 중단 · n: 계속하기",
+        "resume": "이어서 하려면: torite play --resume {path}",
+        "pile_by": "{pile}({who} 냄)",
+        "replay_help": ("←/→ 한 수씩 · Home/End 처음·끝 · t/T 다음·이전 트릭 · r/R 다음·이전 라운드\n"
+                        "v 누구의 시점 · h 어려움 봇이라면 · s 점수표 · l 기록 · g 언어 · ? 키 조작 · q 종료\n"
+                        "PgUp/PgDn 테이블 스크롤"),
+        "replay_start": "카드를 나눈 직후입니다. → 로 한 수씩 진행합니다.",
+        "replay_next": "다음 차례: {who}",
+        "k_ends": "처음·끝",
         "round": "{n}라운드",
         "of_rounds": "{n}/{m}라운드",
         "dealer": "딜러",
@@ -126,8 +175,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "last_won": "직전 트릭: {who} 승리",
         "your_turn": "내 차례입니다. 카드를 고르세요.",
         "your_choice": "내 차례입니다: {kind}",
-        "select_n": "“{kind}”에 쓸 카드 {n}장을 고르고(Space) 확정하세요(c).",
-        "selected": "{n}장 중 {k}장 선택",
+        "select_n": "“{kind}”에 쓸 카드를 {n} 고르고(Space) 확정하세요(c).",
+        "selected": "({k}장 선택함)",
         "confirm": "c: {text}",
         "waiting": "{who} 기다리는 중…",
         "waiting_simul": "다른 플레이어를 기다리는 중…",
@@ -152,9 +201,10 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "keys": "키 조작",
         "help": ("←/→ 손패 이동 · Enter 내기/고르기 · Space 선택 · c 확정 · x 선택 해제\n"
                  "↑/↓/←/→ 비딩 박스·카드 선택 · 1–9 번호 버튼 · Tab 다음 조작\n"
-                 "h 힌트 · t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 종료"),
+                 "h 힌트 · t 직전 트릭 · s 점수표 · l 기록 · r 규칙 · g 언어 · ? 키 조작 · q 중단\n"
+                 "PgUp/PgDn 테이블 스크롤"),
         "k_last": "직전", "k_sheet": "점수", "k_log": "기록", "k_rules": "규칙", "k_lang": "언어",
-        "k_help": "키", "k_quit": "종료", "k_hint": "힌트",
+        "k_help": "키", "k_quit": "중단", "k_hint": "힌트",
         "open": "모든 패 공개", "spectator": "관전자", "replay_step": "{n}수 중 {k}수째",
         "would_play": "봇({level})이라면:", "thinking": "생각 중…",
         "k_step": "한 수", "k_trick": "트릭", "k_round": "라운드", "k_viewer": "누구의 시점",
@@ -175,7 +225,36 @@ def level_name(lang: str, level: str) -> str:
     return words(lang).get(f"level.{level}", level)
 
 
-RED: Final = "bold red"
+@dataclass(frozen=True, slots=True)
+class Theme:
+    """The table's styles.  Why two: under ``NO_COLOR`` (no-color.org) Textual turns every colour
+    to grey, and red hearts and diamonds came out at about 1.3:1 against the background; the
+    no-colour theme draws the suits by their symbols in the text's own colour, hearts and
+    diamonds in bold, and marks choices by weight and underline instead of shades."""
+
+    red: str
+    black: str
+    joker: str
+    refused: str
+    selected: str
+    cursor: str
+    button: str
+    accent: str
+
+    def suit(self, letter: str) -> str:
+        """The style of a suit (a letter: C D H S), or of a word that is not one (bold)."""
+        return self.red if letter in ("H", "D") else self.black
+
+
+COLOUR: Final = Theme(red="bold red", black="bold", joker="bold magenta", refused="dim", selected="on dark_green",
+                      cursor="on grey30", button="on grey23", accent="bold magenta")
+NO_COLOUR: Final = Theme(red="bold", black="", joker="bold italic", refused="dim strike", selected="bold underline",
+                         cursor="underline", button="", accent="bold")
+
+
+def theme() -> Theme:
+    """The no-colour theme when ``NO_COLOR`` is set (as Textual reads it: set at all), else colour."""
+    return NO_COLOUR if "NO_COLOR" in os.environ else COLOUR
 
 
 def card_text(card: str | None, lab: Labels | None = None, *, hidden: str = "??") -> Text:
@@ -184,9 +263,9 @@ def card_text(card: str | None, lab: Labels | None = None, *, hidden: str = "??"
     if card is None:
         return Text(lab.word("hidden") if lab is not None else hidden, style="dim")
     if card.startswith("JK"):
-        return Text(lab.card_text(card) if lab is not None else "★" + card[2:], style="bold magenta")
+        return Text(lab.card_text(card) if lab is not None else "★" + card[2:], style=theme().joker)
     rank, suit = card[:-1], card[-1]
-    return Text(SUIT_SYMBOLS.get(suit, suit) + rank, style=RED if suit in "HD" else "bold")
+    return Text(SUIT_SYMBOLS.get(suit, suit) + rank, style=theme().suit(suit))
 
 
 def token_text(tok: Mapping[str, Any], lab: Labels) -> Text:
@@ -202,9 +281,9 @@ def token_text(tok: Mapping[str, Any], lab: Labels) -> Text:
             out.append_text(card_text(c, lab))
         return out
     if kind == "suit":
-        return Text(lab.token_text(tok), style=RED if tok["suit"] in "HD" else "bold")
+        return Text(lab.token_text(tok), style=theme().suit(tok["suit"]))
     if kind == "contract":
-        return Text(lab.token_text(tok), style=RED if tok["denom"] in "HD" else "bold")
+        return Text(lab.token_text(tok), style=theme().suit(tok["denom"]))
     return Text(lab.token_text(tok))
 
 
