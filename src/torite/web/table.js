@@ -220,7 +220,7 @@ function refusePile(node, card) {
 export function render(newLines) {
   const m = S.last;
   const obs = m.obs || {};
-  T.setGame(m.game);  // the game whose labels name the cards drawn
+  T.setGame(m.game, m.options);  // the game whose labels name the cards drawn
   const main = $("table");
   main.dataset.ready = "1";
   main.dataset.seat = S.me === null ? "" : String(S.me);
