@@ -37,8 +37,11 @@ def test_a_fake_friend_is_told_to_everyone_when_the_president_plays_the_card() -
     play(state, "AS")
     assert all(rows(state, s)["friend"] == "nobody: seat 0 plays alone (fake friend)" for s in (1, 4, None))
     game = make_game("mighty")
-    line = next(labels.event_text(game, e, "ko") for e in state.events if e.kind == "friend_shown")
-    assert line is not None and line.startswith("♠A는 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
+    said = {lang: next(labels.event_text(game, e, lang) for e in state.events if e.kind == "friend_shown")
+            for lang in ("en", "ja", "ko")}
+    # the president holds the card: nobody *else* does (the Korean line once said nobody held it)
+    assert str(said["ko"]).startswith("주공 말고는 아무도 ♠A를 갖고 있지 않았습니다") and str(said["ko"]).endswith("(가짜 프렌드)")
+    assert str(said["en"]).startswith("nobody else held ♠A") and "ほかの誰も" in str(said["ja"])
 
 
 def test_the_game_has_its_words_in_korean_and_japanese() -> None:
