@@ -219,6 +219,11 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
             for c in spec.choices or ():
                 if choice_key(c) not in o.get("choices", {}):
                     problems.append(f"{where}: options.{spec.name}.choices: no words for {choice_key(c)!r}")
+        option_names = {spec.name for spec in cls.OPTIONS}
+        for term, variants in lab.terms.items():  # a term's meaning follows the options, nothing else
+            for cond, _ in variants:
+                for key in sorted({c.key for c in cond} - option_names):
+                    problems.append(f"{where}: maps.glossary.{term} reads {key!r}, which is no option of {game_id}")
         for key in cls.STAT_KEYS:
             if not str(data["stats"].get(key, "")).strip():
                 problems.append(f"{where}: stats.{key}: no words for the counter")
