@@ -28,9 +28,9 @@ def text(game: str, rich: Any, lang: str = "en") -> str:
 def test_a_refusal_is_said_in_the_players_words_with_its_suit_and_card() -> None:
     lab = L.load(game_class("mighty"), "en")
     assert lab.text(lab.reason_rich("follow", {"suit": "H"})) == "You must follow suit: you hold ♥."
-    assert lab.text(lab.reason_rich("joker_leads_first_trick", {})) == "The joker may not lead trick 1."
+    assert lab.text(lab.reason_rich("joker_leads_first_trick", {})) == "The joker may not be led to trick 1."
     assert lab.text(lab.reason_rich("trump_leads_first_trick", {"suit": "S"})) == \
-        "Trumps (♠) may not lead trick 1 unless you have nothing else."
+        "Trumps (♠) may not be led to trick 1 unless you have nothing else."
     assert lab.text(lab.reason_rich("joker_called", {"card": "3C"})) == \
         "A joker call (♣3): you must play the joker."
     assert lab.text(lab.reason_rich("bid_higher", {"contract": "15 NT"})) == \
@@ -127,7 +127,7 @@ def test_a_refusal_the_state_gives_renders_in_every_language() -> None:
     assert why == Refusal("lead_two_clubs")
     assert [text("hearts", L.load(game, lang).reason_rich(why.rule, why.data), lang) for lang in ("en", "ja", "ko")] \
         == ["The two of clubs leads the first trick.", "最初のトリックはクラブの2でリードします。",
-            "첫 트릭은 클로버 2로 선을 냅니다."]
+            "첫 트릭은 클로버 2를 선으로 냅니다."]
 
 
 @pytest.mark.parametrize("game_id", [g for g in game_ids() if bot_reasons(make_game(g))])

@@ -40,7 +40,7 @@ WORDS: dict[str, dict[str, str]] = {
         "other": "seat {seat} is a bot ({level})",
         "list_sep": ", ",
         "help_hint": "Type 'help' for how to enter moves.",
-        "round_line": "Round {round} · dealer {dealer} · scores {scores}",
+        "round_line": "{round} · dealer {dealer} · scores {scores}",
         "trick": "trick",
         "your_hand": "your hand",
         "choose": "choose",
@@ -49,6 +49,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "none yet",
         "final": "Final scores: {scores}",
         "winner": "Winner: {who}",
+        "winners": "Winners: {who}",
         "unfinished": "Game left unfinished.",
         "saved": "Record saved to {path} (replay it with: torite replay {path})",
         "pick": "pick a number from 1 to {n}",
@@ -66,7 +67,7 @@ WORDS: dict[str, dict[str, str]] = {
         "other": "席{seat}はボット（{level}）",
         "list_sep": "、",
         "help_hint": "入力のしかたは help で表示します。",
-        "round_line": "第{round}ラウンド · ディーラー {dealer} · 得点 {scores}",
+        "round_line": "{round} · ディーラー {dealer} · 得点 {scores}",
         "trick": "トリック",
         "your_hand": "あなたの手札",
         "choose": "選択肢",
@@ -75,6 +76,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "まだありません",
         "final": "最終得点：{scores}",
         "winner": "勝者：{who}",
+        "winners": "勝者：{who}",
         "unfinished": "ゲームは途中で終了しました。",
         "saved": "記録を保存しました：{path}（再生するには：torite replay {path}）",
         "pick": "1から{n}までの数字を選んでください",
@@ -92,7 +94,7 @@ WORDS: dict[str, dict[str, str]] = {
         "other": "{seat}번 자리는 봇({level})",
         "list_sep": ", ",
         "help_hint": "입력 방법은 help 로 볼 수 있습니다.",
-        "round_line": "{round}라운드 · 딜러 {dealer} · 점수 {scores}",
+        "round_line": "{round} · 딜러 {dealer} · 점수 {scores}",
         "trick": "트릭",
         "your_hand": "내 손패",
         "choose": "선택지",
@@ -101,6 +103,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "아직 없습니다",
         "final": "최종 점수: {scores}",
         "winner": "승자: {who}",
+        "winners": "승자: {who}",
         "unfinished": "게임이 끝나지 않은 채 종료되었습니다.",
         "saved": "기록을 저장했습니다: {path} (다시 보기: torite replay {path})",
         "pick": "1부터 {n}까지의 숫자를 고르세요",
@@ -231,7 +234,9 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         legal = state.legal_actions(seat)
         obs = state.observation(seat)
         say("")
-        say(words["round_line"].format(round=obs["round"] + 1, dealer=label(obs["dealer"]), scores=" / ".join(
+        # the game's own word for a round ("Deal 3" where the game says deal), from its labels
+        number = labels.word("round_no").replace("{n}", str(obs["round"] + 1))
+        say(words["round_line"].format(round=number, dealer=label(obs["dealer"]), scores=" / ".join(
             f"{label(s)} {obs['scores'][s]}" for s in range(n))))
         for k, v in labels.status_rich(obs, names):
             say(f"  {k}: {spoken(v)}")
@@ -283,7 +288,8 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         rec.result = res.to_json()
         say("")
         say(words["final"].format(scores=" / ".join(f"{label(s)} {res.scores[s]}" for s in range(n))))
-        say(words["winner"].format(who=words["list_sep"].join(label(s) for s in res.winners)))
+        who = labels.join([label(s) for s in res.winners])
+        say(words["winner" if len(res.winners) == 1 else "winners"].format(who=who))
     else:
         say(words["unfinished"])
     path = records / f"{game.id}-{seed}.json"

@@ -364,8 +364,8 @@ def _finished(lab: Labels, where: str, text: str | Rich | None, errors: dict[str
 #: English nouns a count is written with, singular and plural (a two-word noun counts by its last)
 _EN_NOUNS: Final = ("card", "point", "trick", "heart", "club", "diamond", "spade", "replacement", "reversal", "game",
                     "deal", "round", "player", "zombie", "joker", "overtrick", "undertrick", "bid", "time", "seat",
-                    "meld", "pass", "bonus")
-_EN_PLURAL: Final = {n: ("passes" if n == "pass" else "bonuses" if n == "bonus" else n + "s") for n in _EN_NOUNS}
+                    "meld", "pass")
+_EN_PLURAL: Final = {n: ("passes" if n == "pass" else n + "s") for n in _EN_NOUNS}
 _EN_COUNT: Final = re.compile(
     r"(?<![\w.,/−+-])(?<!seat )(?<!trick )(?<!deal )(?<!round )(?<!turn )(?<!Seat )(?<!Trick )(?<!Deal )(?<!Round )"
     r"(\d+) (?:(?:point|penalty|face-down|high-card|meld|bid) )?([a-z]+)\b")
