@@ -98,7 +98,7 @@ def test_second_person_comes_from_the_data_and_names_replace_seat_numbers() -> N
     assert L.event_text(game, trick, you=2, names=[None, None, "you"]) == (
         "you win the trick (♠K ♠7 ♥7) for +1; a zombie rises: the ♦Q joins your hand")
     assert L.event_text(game, trick, names=["Ann", "Bob", "Cy"]) == (
-        "Cy wins the trick (♠K ♠7 ♥7) for +1; a zombie rises: ♦Q joins Cy's hand")
+        "Cy wins the trick (♠K ♠7 ♥7) for +1; a zombie rises: the ♦Q joins Cy's hand")
     round_ = Event("round", -1, {"round": 1, "dealer": 0})
     assert L.event_text(game, round_, you=0, names=["you"]) == "round 2: you deal"
     assert L.event_text(game, round_, you=1) == "round 2: seat 0 deals"
@@ -116,7 +116,7 @@ def test_status_rows_conditions_value_maps_and_per_seat_lists() -> None:
     rows = dict(L.status(game, obs, "en"))
     assert rows["trump"].endswith(", somewhere in the stock)") and "kaedama" not in rows
     ja = dict(L.status(game, obs, "ja"))
-    assert "山札のどこか" in ja["切り札"] and ja["除外されたカード"] == "なし"
+    assert "山札のどこか" in ja["切り札"] and ja["捨て札"] == "なし"
     tod = make_game("trick-of-the-dead")
     obs = dict(tod.new_state(1).observation(0))
     obs["zombies"] = [["5S"], [], ["QH", "2C"]]
@@ -331,8 +331,8 @@ def test_placeholder_output_stays_a_part_of_its_own() -> None:
     """Literal words and each value are separate parts, so a check (and a face) can tell them apart."""
     lab = L.load(make_game("kaedama"), "en")
     rich = lab.event_rich(Event("replace", 1, {"out": "5S", "drawn": None, "stock_size": 3}))
-    assert rich == ["seat 1", " replaces ", {"t": "card", "card": "5S"}, " with ", "a face-down card",
-                    " from the stock (", "3", " left)"]
+    assert rich == ["seat 1", " replaces the ", {"t": "card", "card": "5S"}, " with a card from the stock, face down (",
+                    "3 cards", " left)"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [

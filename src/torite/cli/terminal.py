@@ -39,6 +39,7 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}: you are seat {seat}; {others}",
         "other": "seat {seat} is a bot ({level})",
         "list_sep": ", ",
+        "colon": ": ",
         "help_hint": "Type 'help' for how to enter moves.",
         "round_line": "{round} · dealer {dealer} · scores {scores}",
         "trick": "trick",
@@ -66,6 +67,7 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}：あなたは席{seat}です。{others}",
         "other": "席{seat}はボット（{level}）",
         "list_sep": "、",
+        "colon": "：",
         "help_hint": "入力のしかたは help で表示します。",
         "round_line": "{round} · ディーラー {dealer} · 得点 {scores}",
         "trick": "トリック",
@@ -93,6 +95,7 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}: 나는 {seat}번 자리입니다. {others}",
         "other": "{seat}번 자리는 봇({level})",
         "list_sep": ", ",
+        "colon": ": ",
         "help_hint": "입력 방법은 help 로 볼 수 있습니다.",
         "round_line": "{round} · 딜러 {dealer} · 점수 {scores}",
         "trick": "트릭",
@@ -164,6 +167,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
     inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
     out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])
+    colon = words["colon"]  # between a row's label and its value, as the language writes it
     state: State = game.new_state(seed, max_rounds=max_rounds)
     n = game.num_players
     record_names = []
@@ -235,19 +239,20 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         obs = state.observation(seat)
         say("")
         # the game's own word for a round ("Deal 3" where the game says deal), from its labels
-        number = labels.word("round_no").replace("{n}", str(obs["round"] + 1))
+        number = labels.word("round_no").replace("{n}", str(obs["round"] + 1)).replace(
+            "{nth}", labels.ordinal(obs["round"] + 1))
         say(words["round_line"].format(round=number, dealer=label(obs["dealer"]), scores=" / ".join(
             f"{label(s)} {obs['scores'][s]}" for s in range(n))))
         for k, v in labels.status_rich(obs, names):
-            say(f"  {k}: {spoken(v)}")
+            say(f"  {k}{colon}{spoken(v)}")
         if obs.get("trick"):
-            say(f"  {words['trick']}: " + words["list_sep"].join(
+            say(f"  {words['trick']}{colon}" + words["list_sep"].join(
                 f"{label(t['seat'])} {labels.card_text(t['card'], spoken=True)}" for t in obs["trick"]))
-        say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
+        say(f"  {words['your_hand']}{colon}" + show_hand(game, obs["hand"], labels))
         why = labels.phase_prompt(obs["phase"], obs)
         if why:
             say("  " + why)
-        say(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))
+        say(f"  {words['choose']}{colon}" + "  ".join(f"{i + 1}) {choice(a)}" for i, a in enumerate(legal)))
         while True:
             line = prompt(f"{labels.action_label(legal[0].kind)}> ")
             if line is None or line.strip().lower() in ("quit", "exit", "q"):
@@ -265,14 +270,14 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
                 say("  " + words["hint"].format(action=choice(hinted)) + (" — " + why if why else ""))
                 continue
             if cmd == "hand":
-                say(f"  {words['your_hand']}: " + show_hand(game, obs["hand"], labels))
+                say(f"  {words['your_hand']}{colon}" + show_hand(game, obs["hand"], labels))
                 continue
             if cmd == "last":
                 tricks = obs.get("tricks") or []
                 last = (words["won_by"].format(cards=spoken([{"t": "cards", "cards": tricks[-1]["cards"]}]),
                                                who=label(tricks[-1]["winner"]))
                         if tricks else words["none_yet"])
-                say(f"  {words['last_trick']}: {last}")
+                say(f"  {words['last_trick']}{colon}{last}")
                 continue
             try:
                 action = read_action(line, legal, game, words, labels, state, seat)

@@ -63,7 +63,11 @@
 
   // How a text ends when read aloud in Korean: "vowel", "rieul" (ㄹ), "consonant", or null.
   function finalSound(text) {
-    const s = text.replace(/[ \u00a0’”'")\]」』》〉]+$/, "");
+    const butParen = /[ \u00a0’”'"\]」』》〉]+$/;
+    let s = text.replace(butParen, "");
+    // a parenthetical glossing the word before it is passed over whole (4번 자리(보통)와)
+    while (s.endsWith(")") && s.lastIndexOf("(") > 0) s = s.slice(0, s.lastIndexOf("(")).replace(butParen, "");
+    s = s.replace(/[ \u00a0’”'")\]」』》〉]+$/, "");
     if (!s) return null;
     const last = s[s.length - 1];
     if (last >= "가" && last <= "힣") {

@@ -279,7 +279,8 @@ class _View:
                 return Reason("lead_low", {"card": text})
             return Reason("lead_high", {"card": text, "beaters": beaters})
         if winner == self.me:
-            return Reason("take_points", {"card": text, "points": sum(POINT_MASK >> x & 1 for x in cards)})
+            points = sum(POINT_MASK >> x & 1 for x in cards)
+            return Reason("take_points" if points else "win_trick", {"card": text, "points": points})
         if self.weight(winner) > 0:
             return Reason("ally_wins", {"card": text})
         if c != JOKER and all(x == JOKER or x % 13 >= c % 13 for x in legal):

@@ -44,7 +44,8 @@ Common words every language defines: ``none``, ``seat``, ``hidden`` (a card not 
 text), ``face_down`` (its spoken name), ``item_sep``, ``list_pair``, ``list_last`` and
 ``list_sep`` (how the language lists names, CLDR's list patterns with ``{0}`` and ``{1}``:
 "seat 1 and seat 3", "seat 0, seat 1, and seat 3", "席1、席3", "1번 자리와 3번 자리"),
-``yes``, ``no``, ``you``, ``card_name``
+``round_no`` (a round's name with its number ``{n}``, or its ordinal ``{nth}``: "Round 3", "Deal 3",
+"세 번째 판"), ``yes``, ``no``, ``you``, ``card_name``
 (a card's spoken name from ``{rank}`` and ``{suit}``: "{rank} of {suit}", "{suit}の{rank}",
 "{suit} {rank}"), ``card_sep`` (between spoken card names) and ``suit_named`` (a suit with its
 word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
@@ -115,7 +116,8 @@ entry.  Formatters:
     plural:W   a count with the word plurals[W] in the form its number takes (1 card, 2 cards)
     ordinal    a number as an ordinal: maps.ordinal spells it out (두 번째), else ordinals (2nd)
     seats      a per-seat list as "a / b / c"          player   a seat number as its name
-    by_seat    a per-seat list as "name: value; …", empty values left out (words.item_sep);
+    by_seat    a per-seat list as "name: value; …", empty values left out (words.label_sep,
+               words.item_sep);
                a list value as cards, or each value through a formatter: ``by_seat:card``,
                ``by_seat:player``
     signed     +3, -2, +0                              plus1    a count from 0, shown from 1

@@ -629,7 +629,7 @@ def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None
             shown = _plain(x, lab)
         if parts:
             parts.append(lab.word("item_sep"))
-        parts.extend((f"{lab.name_of(seat, names)}: ", shown))
+        parts.extend((lab.name_of(seat, names) + lab.data["words"].get("label_sep", ": "), shown))
     return _Frag(parts)
 
 
