@@ -436,10 +436,11 @@ def word_problems(lab: Labels, rich: Rich) -> list[str]:
 
 #: a placeholder shown as it is (no formatter, or only ``signed``, ``count``, ``plus1``) right
 #: before a counted noun: the count cannot take its plural form
-_RAW_COUNT: Final = re.compile(r"\{[a-z_+]+(?:\|(?:signed|count|plus1))*\}\s?(?:(?:point|penalty|high-card) )?([a-z]+)\b")
+_RAW_COUNT: Final = re.compile(r"\{(?!player\b|seat\b)[a-z_+]+(?:\|(?:signed|count|plus1))*\}\s?"
+                               r"(?:(?:point|penalty|high-card) )?([a-z]+)\b")
 
 
-def raw_count_problems(data: Any, where: str = "", lang: str = "en") -> list[str]:
+def raw_count_problems(data: Any, where: str = "", lang: str = "en", *, top: bool = True) -> list[str]:
     """Every template of a labels file (or any JSON of texts) that writes a count's noun itself
     after a bare placeholder ("{points} points", "{count} cards") instead of
     ``{points|plural:point}``: whatever the count, one of its forms is wrong.  English only,
@@ -449,10 +450,11 @@ def raw_count_problems(data: Any, where: str = "", lang: str = "en") -> list[str
     if isinstance(data, str):
         return [f"{where}: {m.group(0)!r}: write the count through |plural:" for m in _RAW_COUNT.finditer(data)
                 if m.group(1) in _EN_NOUNS or m.group(1) in _EN_PLURAL.values()]
-    if isinstance(data, dict):
-        return [p for k, v in data.items() for p in raw_count_problems(v, f"{where}.{k}" if where else str(k), lang)]
+    if isinstance(data, dict):  # the plural forms themselves are where a count meets its noun
+        return [p for k, v in data.items() if not (top and k == "plurals")
+                for p in raw_count_problems(v, f"{where}.{k}" if where else str(k), lang, top=False)]
     if isinstance(data, list):
-        return [p for i, v in enumerate(data) for p in raw_count_problems(v, f"{where}[{i}]", lang)]
+        return [p for i, v in enumerate(data) for p in raw_count_problems(v, f"{where}[{i}]", lang, top=False)]
     return []
 
 

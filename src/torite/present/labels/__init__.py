@@ -117,7 +117,7 @@ entry.  Formatters:
     ordinal    a number as an ordinal: maps.ordinal spells it out (두 번째), else ordinals (2nd)
     seats      a per-seat list as "a / b / c"          player   a seat number as its name
     by_seat    a per-seat list as "name: value; …", empty values left out (words.label_sep,
-               words.item_sep);
+               words.seat_sep);
                a list value as cards, or each value through a formatter: ``by_seat:card``,
                ``by_seat:player``
     signed     +3, -2, +0                              plus1    a count from 0, shown from 1

@@ -628,7 +628,7 @@ def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None
         else:
             shown = _plain(x, lab)
         if parts:
-            parts.append(lab.word("item_sep"))
+            parts.append(lab.data["words"].get("seat_sep", lab.word("item_sep")))
         parts.extend((lab.name_of(seat, names) + lab.data["words"].get("label_sep", ": "), shown))
     return _Frag(parts)
 
