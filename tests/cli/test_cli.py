@@ -210,7 +210,8 @@ def test_the_terminal_plays_trick_of_the_dead_in_japanese(tmp_path: Path) -> Non
     text = out.getvalue()
     assert rec.result is not None
     assert text.startswith("トリック・オブ・ザ・デッド：あなたは席0です。")
-    for words in ("あなたの手札：", "切り札：", "このラウンドの得点：", "埋葬する（墓地に送る）カードを2枚選んでください",
+    for words in ("あなたの手札：", "切り札：", "このラウンドの得点：",
+                  "埋葬する（墓地に送る）カードを2枚選んでください",
                   "を埋葬しました", "あなたが", "席1が", "がトリックを取りました", "最終得点：", "勝者：",
                   "記録を保存しました", "直前のトリック：まだありません", "1から"):
         assert words in text, words

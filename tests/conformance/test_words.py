@@ -17,7 +17,6 @@ from torite.engine.base import Action, Event
 from torite.present import labels
 from torite.present.labels import files as label_files
 from torite.present.labels import load as labels_of
-
 from torite.testing.labels import count_problems, raw_count_problems, word_problems
 
 from .harness import Case, cases
@@ -165,7 +164,8 @@ def test_one_card_named_twice_in_a_sentence_is_found() -> None:
             {"t": "card", "card": "QS"}, ", under it."]
     assert any("'queen of spades' named twice" in p for p in word_problems(hearts, rich))
     tod = labels_of(game_class("trick-of-the-dead"), "ja")
-    assert any("the suit said twice" in p for p in word_problems(tod, ["クラブ", {"t": "card", "card": "9C"}, "を捨てます"]))
+    doubled = ["クラブ", {"t": "card", "card": "9C"}, "を捨てます"]
+    assert any("the suit said twice" in p for p in word_problems(tod, doubled))
     ko = labels_of(game_class("trick-of-the-dead"), "ko")
     assert word_problems(ko, ["낮은 카드 ", {"t": "card", "card": "9C"}, " 카드를 버립니다"])
     assert word_problems(hearts, ["The ", {"t": "card", "card": "KS"}, " is in the trick: drop your ",

@@ -57,7 +57,8 @@ FACTS: dict[str, dict[str, dict[Any, Any]]] = {
     "umbridge": {"scoring": {
         "about": ["goal"],
         "rubber": {"en": ("two games", ["four deals"]), "ja": ("2ゲーム", ["4ディール"]), "ko": ("두 게임", ["네 딜"])},
-        "chicago": {"en": ("four deals", ["two games"]), "ja": ("4ディール", ["2ゲーム"]), "ko": ("네 딜", ["두 게임"])},
+        "chicago": {"en": ("four deals", ["two games"]), "ja": ("4ディール", ["2ゲーム"]),
+                    "ko": ("네 딜", ["두 게임"])},
     }},
 }
 
@@ -142,8 +143,10 @@ def test_the_z1_mistake_is_found(lang: str) -> None:
     default, where only its diamonds double) fails, in every language it was written in."""
     old = {"en": "zombie: a card risen from the graveyard into the hand of the trick's winner; it plays as a "
                  "normal card, and a trick it wins counts double",
-           "ja": "ゾンビ：墓地からよみがえり、トリックの勝者の手札に入ったカード。普通に出せて、ゾンビで取ったトリックは2倍になります",
-           "ko": "좀비: 묘지에서 되살아나 트릭 승자의 손패에 들어간 카드. 보통 카드처럼 낼 수 있고, 좀비로 이긴 트릭은 2배가 됩니다"}
+           "ja": "ゾンビ：墓地からよみがえり、トリックの勝者の手札に入ったカード。"
+                 "普通に出せて、ゾンビで取ったトリックは2倍になります",
+           "ko": "좀비: 묘지에서 되살아나 트릭 승자의 손패에 들어간 카드. "
+                 "보통 카드처럼 낼 수 있고, 좀비로 이긴 트릭은 2배가 됩니다"}
     texts = {**explanations("trick-of-the-dead", {}, lang, hints=False), "glossary.zombie": old[lang]}
     assert contradictions("trick-of-the-dead", "zombie_doubles", "diamonds", lang, texts)
     assert contradictions("trick-of-the-dead", "zombie_doubles", "diamonds", lang,

@@ -102,7 +102,7 @@ class HeartsBot(Bot):
             self.reason = Reason("win_anyway", {"card": card_str(max(safe))})
             return max(safe)
         low = min(safe)
-        self.reason = Reason("lowest_but_queen" if QUEEN_SPADES in cards and QUEEN_SPADES < low else "lowest",
+        self.reason = Reason("lowest_but_queen" if QUEEN_SPADES in cards and low > QUEEN_SPADES else "lowest",
                              {"card": card_str(low)})
         return low
 
