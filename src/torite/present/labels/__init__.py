@@ -44,11 +44,12 @@ Common words every language defines: ``none``, ``seat``, ``hidden`` (a card not 
 text), ``face_down`` (its spoken name), ``item_sep``, ``list_pair``, ``list_last`` and
 ``list_sep`` (how the language lists names, CLDR's list patterns with ``{0}`` and ``{1}``:
 "seat 1 and seat 3", "seat 0, seat 1, and seat 3", "席1、席3", "1번 자리와 3번 자리"),
-``round_no`` (a round's name with its number ``{n}``, or its ordinal ``{nth}``: "Round 3", "Deal 3",
-"세 번째 판"), ``yes``, ``no``, ``you``, ``card_name``
-(a card's spoken name from ``{rank}`` and ``{suit}``: "{rank} of {suit}", "{suit}の{rank}",
-"{suit} {rank}"), ``card_sep`` (between spoken card names) and ``suit_named`` (a suit with its
-word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
+``label_sep`` and ``seat_sep`` (a per-seat list's "name: value" and what parts two seats),
+``round_no`` (a round's name with its number ``{n}`` or its ordinal ``{nth}``: "Round 3",
+"Deal 3", "세 번째 판"; a game may also give ``round_word``, its word for a round: "deal", 판),
+``yes``, ``no``, ``you``, ``card_name`` (a card's spoken name from ``{rank}`` and ``{suit}``:
+"{rank} of {suit}", "{suit}の{rank}", "{suit} {rank}"), ``card_sep`` (between spoken card
+names) and ``suit_named`` (a suit with its word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
 
 ``plurals`` gives each counted word its forms by the CLDR plural category of the count in the
 file's language (Babel's rules): English has ``one`` and ``other``, Japanese and Korean only
