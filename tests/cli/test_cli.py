@@ -210,9 +210,10 @@ def test_the_terminal_plays_trick_of_the_dead_in_japanese(tmp_path: Path) -> Non
     text = out.getvalue()
     assert rec.result is not None
     assert text.startswith("トリック・オブ・ザ・デッド：あなたは席0です。")
-    for words in ("あなたの手札:", "切り札:", "このラウンドの得点:", "墓地に送るカードを2枚選んでください",
-                  "を墓地に送りました", "あなたが", "席1が", "がトリックを取りました", "最終得点：", "勝者：",
-                  "記録を保存しました", "直前のトリック: まだありません", "1から"):
+    for words in ("あなたの手札：", "切り札：", "このラウンドの得点：",
+                  "埋葬する（墓地に送る）カードを2枚選んでください",
+                  "を埋葬しました", "あなたが", "席1が", "がトリックを取りました", "最終得点：", "勝者：",
+                  "記録を保存しました", "直前のトリック：まだありません", "1から"):
         assert words in text, words
     assert {"埋葬> ", "出す> "} <= set(prompts)
     for english in ("you play", " plays ", "wins the trick", "your hand", "Final scores", "trump:"):
@@ -226,7 +227,7 @@ def test_the_terminal_plays_kaedama_in_japanese_from_the_command(tmp_path: Path,
                  "--record-dir", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0
-    for words in ("替え玉トリック：あなたは席0です。", "切り札:", "山札:", "を表にしました。切り札は", "見送",
+    for words in ("替え玉トリック：あなたは席0です。", "切り札：", "山札：", "を表にしました。切り札は", "見送",
                   "最終得点："):
         assert words in out, words
     assert main(["replay", str(tmp_path / "kaedama-3.json")]) == 0

@@ -17,6 +17,7 @@ from torite.engine.base import Action, Event
 from torite.present import labels
 from torite.present.labels import files as label_files
 from torite.present.labels import load as labels_of
+from torite.testing.labels import count_problems, raw_count_problems, word_problems
 
 from .harness import Case, cases
 from .words import korean_me, problems, rich_problems, sample
@@ -111,3 +112,61 @@ def test_the_readers_own_korean_takes_its_you_form() -> None:
     """나이(가) reads "age"; the reader's own events say 내가 (the guard fails on the former)."""
     assert korean_me("나이(가) 트릭을 가져갔습니다") and korean_me("좀비 ♠Q이(가) 나을(를) 따라")
     assert korean_me("내가 트릭을 가져갔습니다") == [] and korean_me("하나이(가) 남았습니다") == []
+
+
+# --------------------------------------------------------------------------- counts and names
+def test_a_count_that_disagrees_with_its_noun_is_found() -> None:
+    """"1 points", "1 penalty cards", "3 card" in English; a Japanese or Korean count that lost its
+    counter; and what agrees passes (trick 1 and seat 1 are no counts)."""
+    assert count_problems("you win the trick for 1 points", "en")
+    assert count_problems("with 1 penalty cards", "en") and count_problems("Answer with 3 card", "en")
+    assert count_problems("클로버 3 카드를 버립니다", "ko") and count_problems("3 カードを捨てます", "ja")
+    assert count_problems("1 point, 2 points, 0 points, 1 point card, trick 1, seat 1 plays", "en") == []
+    assert count_problems("점수 카드 1장, 3점", "ko") == [] and count_problems("得点札1枚", "ja") == []
+
+
+def test_a_planted_1_points_fails_the_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A template that writes its count's noun itself ("{points} points") is found twice: in the
+    file, whatever the count, and rendered, when a count is 1."""
+    cls = game_class("mighty")
+    for f in labels.game_folder(cls).glob("labels.*.json"):
+        shutil.copy(f, tmp_path / f.name)
+    en = tmp_path / "labels.en.json"
+    data = json.loads(en.read_text(encoding="utf-8"))
+    data["events"]["trick"] = "{player} wins the trick ({cards|cards}) with {points} points"
+    en.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert any("'{points} points'" in p for p in raw_count_problems(data))
+    real = labels.game_folder
+    monkeypatch.setattr(label_files, "game_folder", lambda c: tmp_path if c is cls else real(c))
+    label_files._LOADED.clear()
+    try:
+        lab = labels_of(cls, "en")
+        found = word_problems(lab, list(lab.event_rich(Event("trick", 2, {"cards": ["AS", "2S"], "points": 1})) or []))
+    finally:
+        label_files._LOADED.clear()
+    assert found == ["'1 points': 1 takes the singular"]
+
+
+def test_no_labels_file_writes_a_count_without_its_plural() -> None:
+    """Every count in every English file goes through the plural rules (``|plural:``), and the line
+    mode's own words write none bare."""
+    from torite.cli import terminal
+    files = [labels.COMMON_DIR / "labels.en.json"] + [labels.game_folder(game_class(g)) / "labels.en.json"
+                                                       for g in dict.fromkeys(c.game_id for c in cases())]
+    found = [p for f in files for p in raw_count_problems(json.loads(f.read_text(encoding="utf-8")), f.name)]
+    found += raw_count_problems(terminal.WORDS["en"], "cli/terminal.py")
+    assert not found, "\n".join(found)
+
+
+def test_one_card_named_twice_in_a_sentence_is_found() -> None:
+    hearts = labels_of(game_class("hearts"), "en")
+    rich = ["The ", {"t": "card", "card": "KS"}, " is in the trick: drop the queen of spades, ",
+            {"t": "card", "card": "QS"}, ", under it."]
+    assert any("'queen of spades' named twice" in p for p in word_problems(hearts, rich))
+    tod = labels_of(game_class("trick-of-the-dead"), "ja")
+    doubled = ["クラブ", {"t": "card", "card": "9C"}, "を捨てます"]
+    assert any("the suit said twice" in p for p in word_problems(tod, doubled))
+    ko = labels_of(game_class("trick-of-the-dead"), "ko")
+    assert word_problems(ko, ["낮은 카드 ", {"t": "card", "card": "9C"}, " 카드를 버립니다"])
+    assert word_problems(hearts, ["The ", {"t": "card", "card": "KS"}, " is in the trick: drop your ",
+                                  {"t": "card", "card": "QS"}, " under it."]) == []

@@ -20,6 +20,7 @@ from typing import Any
 from torite.engine import Action, Event, Game, State
 from torite.present.labels import TOKEN_KINDS, Labels, languages
 from torite.present.labels import load as labels_of
+from torite.testing.labels import word_problems
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[CDHS](?![A-Za-z0-9])")
 JOKER = re.compile(r"(?<![A-Za-z0-9])JK\d?(?![A-Za-z0-9])")
@@ -187,6 +188,8 @@ def problems(s: Sample) -> list[str]:
         for where, rich in texts(s, lab):
             for p in rich_problems(rich, lab, ids):
                 out[f"{s.game.id} [{lang}] {where}: {p} in {lab.text(rich)!r}"] = None
+            for p in word_problems(lab, list(rich)):
+                out[f"{s.game.id} [{lang}] {where}: {p}"] = None
             if lang == "ko":
                 for p in korean_me(lab.text(rich)):
                     out[f"{s.game.id} [ko] {where}: {p} in {lab.text(rich)!r}"] = None

@@ -18,7 +18,7 @@ def rows(state: object, seat: int | None, lang: str = "en") -> dict[str, str]:
 
 def test_the_friend_row_tells_the_friend_and_nobody_else_who_it_is() -> None:
     state = setup({3: "KS 2C 3C 4C 5C 6C 7C 8C 9C 10C"}, bid="13 H", friend="friend KS")
-    assert rows(state, 3)["friend"] == "you (secret until you play ♠K)"
+    assert rows(state, 3)["friend"] == "you (secret until you play the ♠K)"
     for seat in (0, 1, 2, 4, None):
         assert rows(state, seat)["friend"] == "the holder of ♠K: not known yet"
     assert rows(state, 3, "ko")["프렌드"] == "나 (♠K를 낼 때까지 비밀)"
@@ -37,8 +37,12 @@ def test_a_fake_friend_is_told_to_everyone_when_the_president_plays_the_card() -
     play(state, "AS")
     assert all(rows(state, s)["friend"] == "nobody: seat 0 plays alone (fake friend)" for s in (1, 4, None))
     game = make_game("mighty")
-    line = next(labels.event_text(game, e, "ko") for e in state.events if e.kind == "friend_shown")
-    assert line is not None and line.startswith("♠A는 아무도 갖고 있지 않습니다") and line.endswith("(가짜 프렌드)")
+    said = {lang: next(labels.event_text(game, e, lang) for e in state.events if e.kind == "friend_shown")
+            for lang in ("en", "ja", "ko")}
+    # the president holds the card: nobody *else* does (the Korean line once said nobody held it)
+    assert str(said["ko"]).startswith("주공 말고는 아무도 ♠A를 갖고 있지 않았습니다")
+    assert str(said["ko"]).endswith("(가짜 프렌드)")
+    assert str(said["en"]).startswith("nobody else held the ♠A") and "ほかの誰も" in str(said["ja"])
 
 
 def test_the_game_has_its_words_in_korean_and_japanese() -> None:

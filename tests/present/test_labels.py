@@ -90,15 +90,15 @@ def test_todays_english_is_reproduced(case: dict[str, Any]) -> None:
 def test_second_person_comes_from_the_data_and_names_replace_seat_numbers() -> None:
     game = make_game("trick-of-the-dead")
     play = Event("play", 1, {"card": "10D", "zombie": True})
-    assert L.event_text(game, play) == "seat 1 plays ♦10 (zombie)"
-    assert L.event_text(game, play, names=["Ann", "you"], you=1) == "you play ♦10 (zombie)"
-    assert L.event_text(game, play, names=["Ann", "Bob"]) == "Bob plays ♦10 (zombie)"
+    assert L.event_text(game, play) == "seat 1 plays the ♦10 (a zombie)"
+    assert L.event_text(game, play, names=["Ann", "you"], you=1) == "you play the ♦10 (a zombie)"
+    assert L.event_text(game, play, names=["Ann", "Bob"]) == "Bob plays the ♦10 (a zombie)"
     assert L.event_text(game, play, "ja", names=["Ann", "あなた"], you=1) == "あなたがゾンビの♦10を出しました"
     trick = Event("trick", 2, {"cards": ["KS", "7S", "7H"], "points": 1, "risen": "QD", "winner": 2})
     assert L.event_text(game, trick, you=2, names=[None, None, "you"]) == (
-        "you win the trick (♠K ♠7 ♥7) for +1; a zombie rises: ♦Q joins your hand")
+        "you win the trick (♠K ♠7 ♥7) for +1; a zombie rises: the ♦Q joins your hand")
     assert L.event_text(game, trick, names=["Ann", "Bob", "Cy"]) == (
-        "Cy wins the trick (♠K ♠7 ♥7) for +1; a zombie rises: ♦Q joins Cy's hand")
+        "Cy wins the trick (♠K ♠7 ♥7) for +1; a zombie rises: the ♦Q joins Cy's hand")
     round_ = Event("round", -1, {"round": 1, "dealer": 0})
     assert L.event_text(game, round_, you=0, names=["you"]) == "round 2: you deal"
     assert L.event_text(game, round_, you=1) == "round 2: seat 0 deals"
@@ -116,7 +116,7 @@ def test_status_rows_conditions_value_maps_and_per_seat_lists() -> None:
     rows = dict(L.status(game, obs, "en"))
     assert rows["trump"].endswith(", somewhere in the stock)") and "kaedama" not in rows
     ja = dict(L.status(game, obs, "ja"))
-    assert "山札のどこか" in ja["切り札"] and ja["除外されたカード"] == "なし"
+    assert "山札のどこか" in ja["切り札"] and ja["捨て札"] == "なし"
     tod = make_game("trick-of-the-dead")
     obs = dict(tod.new_state(1).observation(0))
     obs["zombies"] = [["5S"], [], ["QH", "2C"]]
@@ -132,7 +132,7 @@ def test_action_buttons() -> None:
     assert L.action_text(tod, Action.parse("trump S")) == "Trump: ♠ spades"
     assert L.action_text(tod, Action.parse("call H"), "ja") == "♥ハートを指定"
     assert L.action_text(tod, Action.parse("bury QC KC")) == "Bury ♣Q ♣K"
-    assert L.action_text(tod, Action.parse("bury QC KC"), "ja") == "♣Q ♣Kを墓地に送る"
+    assert L.action_text(tod, Action.parse("bury QC KC"), "ja") == "♣Q ♣Kを埋葬"
     assert L.action_text(tod, Action.parse("play 10D"), "ja") == "♦10を出す"
     assert L.action_text(make_game("kaedama"), Action.parse("pass"), "ja") == "見送る"
     assert L.action_text(tod, Action.parse("frobnicate 2C")) == "frobnicate 2C"  # no words: the notation
@@ -262,17 +262,18 @@ def test_cards_suits_and_contracts_are_tokens_a_face_draws_its_own_way() -> None
     ko = L.load(mighty, "ko")
     rich = ko.action_rich(Action.parse("bid 14 NT"))
     assert rich == [{"t": "contract", "level": 14, "denom": "NT"}, " 공약"]
-    assert ko.text(rich) == "14 노기루다 공약"
+    # in words, a bid is said in the players' order: 노기루다 14, 스페이드 15 (the symbol keeps 15♠)
+    assert ko.text(rich) == "노기루다 14 공약"
     assert ko.action_text(Action.parse("bid 15 S")) == "15♠ 공약"
-    assert ko.action_text(Action.parse("bid 15 S"), spoken=True) == "15 스페이드 공약"
+    assert ko.action_text(Action.parse("bid 15 S"), spoken=True) == "스페이드 15 공약"
     assert L.load(mighty, "en").action_text(Action.parse("bid 14 NT")) == "Bid 14 no-trump"
-    assert L.load(mighty, "ja").action_text(Action.parse("bid 14 NT")) == "14 ノートランプを入札"
+    assert L.load(mighty, "ja").action_text(Action.parse("bid 14 NT")) == "14ノートランプを入札"
     umbridge = L.load(make_game("umbridge"), "en")
     assert umbridge.action_text(Action.parse("bid 3 NT")) == "Bid 3NT"  # an abbreviation attaches
     assert umbridge.action_text(Action.parse("bid 2 H")) == "Bid 2♥"
     for lang, compact, spoken in (("en", "♠A ♥10 ??", "ace of spades, 10 of hearts, a face-down card"),
                                   ("ja", "♠A ♥10 ??", "スペードのA、ハートの10、裏向きのカード"),
-                                  ("ko", "♠A ♥10 ??", "스페이드 A, 하트 10, 뒤집힌 카드")):
+                                  ("ko", "♠A ♥10 ??", "스페이드 A, 하트 10, 뒷면 카드")):
         lab = L.load(mighty, lang)
         tok = {"t": "cards", "cards": ["AS", "10H", None]}
         assert (lab.text([tok]), lab.text([tok], spoken=True)) == (compact, spoken)
@@ -330,8 +331,8 @@ def test_placeholder_output_stays_a_part_of_its_own() -> None:
     """Literal words and each value are separate parts, so a check (and a face) can tell them apart."""
     lab = L.load(make_game("kaedama"), "en")
     rich = lab.event_rich(Event("replace", 1, {"out": "5S", "drawn": None, "stock_size": 3}))
-    assert rich == ["seat 1", " replaces ", {"t": "card", "card": "5S"}, " with ", "a face-down card",
-                    " from the stock (", "3", " left)"]
+    assert rich == ["seat 1", " replaces the ", {"t": "card", "card": "5S"}, " with a card from the stock, face down (",
+                    "3 cards", " left)"]
 
 
 @pytest.mark.parametrize(("edit", "message"), [

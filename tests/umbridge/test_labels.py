@@ -52,5 +52,5 @@ def test_events_are_told_in_words() -> None:
     act(state, (0, "pass"), (1, "bid 2 S"), (0, "pass"), (1, "done"), (0, "done"), (0, "play KH"), (1, "play 3H"))
     lab = labels_of(Umbridge, "en")
     lines = [lab.event_text(e) for e in state.events if e.visible_to(None)]
-    assert "seat 1 bids 2♠" in lines and "seat 1 plays ♥3 from the dummy" in lines
+    assert "seat 1 bids 2♠" in lines and "seat 1 plays the ♥3 from the dummy" in lines
     assert "nobody took umbrage" in lines and any(x.startswith("the dummy is turned face up") for x in lines)

@@ -320,13 +320,13 @@ def test_the_table_shows_the_games_words_in_japanese_and_english(server: str, br
     page.goto(t["seats"][0]["url"])
     wait_turn_or_over(page)
     assert page.inner_text("#title") == "トリック・オブ・ザ・デッド"
-    assert "墓地に送るカードを2枚選んでください" in page.inner_text("#prompt")
+    assert "埋葬する（墓地に送る）カードを2枚選んでください" in page.inner_text("#prompt")
     status = page.inner_text("#status")
     assert "フェーズ" in status and "埋葬" in status and "切り札" in status and "墓地" in status
     cards = page.locator("#hand button.card.legal")
     cards.nth(0).click()
     cards.nth(1).click()
-    assert page.inner_text("#confirm").endswith("を墓地に送る")
+    assert page.inner_text("#confirm").endswith("を埋葬")
     n = table_data(page)["n"]
     page.click("#confirm")
     page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
@@ -336,7 +336,7 @@ def test_the_table_shows_the_games_words_in_japanese_and_english(server: str, br
         take_turn(page)
     wait_turn_or_over(page)
     log = page.inner_text("#log")
-    assert "Annが" in log and "墓地を切り混ぜました" in log and "を出しました" in log
+    assert "Annが" in log and "墓地をシャッフルしました" in log and "を出しました" in log
     assert "墓地（上から）" in page.inner_text("#status")
     page.click("#btn-last")
     assert "勝者" in page.inner_text("#last-trick")
@@ -393,5 +393,33 @@ def test_the_pages_choose_korean_particles_as_the_server_does(server: str, brows
     assert page.evaluate("() => window.Torite.t('table.own_card', {card: '♦10'})") == "♦10은 내 손패에 있습니다."
     rich = page.evaluate("() => window.Torite.tRich('table.is_winning', {who: '1번 자리', "
                          "card: {t: 'card', card: 'AS'}})")
-    assert rich == ["지금 ", "1번 자리", "의 ", {"t": "card", "card": "AS"}, "가 트릭을 이기고 있습니다."]
+    assert rich == ["지금 ", "1번 자리", "의 ", {"t": "card", "card": "AS"}, "가 트릭을 따고 있습니다."]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_glossary_lists_and_contracts_read_as_the_servers_labels(server: str, browser: Browser) -> None:
+    """The web table says a glossary term as the table's options make it (Trick of the Dead's
+    zombie under ``zombie_doubles``), lists names as the language lists them, and says a contract
+    in words in its plural form and word order (1 diamond, 노기루다 20), as the labels do."""
+    from torite.engine import game_class, make_game
+    from torite.present.labels import load as labels_of
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_function("() => window.Torite.word('trick-of-the-dead', 'title') !== undefined")
+    for lang in ("en", "ja", "ko"):
+        page.evaluate("(lang) => localStorage.setItem('torite.lang', lang)", lang)
+        for value in ("diamonds", "trick"):
+            options = make_game("trick-of-the-dead", {"zombie_doubles": value}).options
+            page.evaluate("(o) => window.Torite.setGame('trick-of-the-dead', o)", options)
+            shown = dict(page.evaluate("() => window.Torite.glossary('trick-of-the-dead')"))
+            said = labels_of(game_class("trick-of-the-dead"), lang).glossary(options)["zombie"]
+            term, meaning = said.split("：" if lang == "ja" else ": ", 1)
+            assert shown[term] == meaning, (lang, value)
+        lab = labels_of(game_class("mighty"), lang)
+        names = ["A", "B", "C"]
+        assert page.evaluate("(xs) => [window.Torite.list(xs.slice(0, 2)), window.Torite.list(xs)]", names) == [
+            lab.join(names[:2]), lab.join(names)]
+        for level, denom, spoken in ((20, "NT", False), (14, "S", True), (13, "S", False)):
+            js = page.evaluate("([l, d, s]) => window.Torite.contractText(l, d, 'mighty', s)", [level, denom, spoken])
+            assert js == lab.contract_text(level, denom, spoken=spoken), (lang, level, denom, spoken)
     assert page.errors == []  # type: ignore[attr-defined]

@@ -130,8 +130,10 @@ def test_the_round_summary_shows_the_rounds_numbers_then_a_rematch_seats_the_sam
     if any(end["reversals"]):
         assert "reversals" in page.inner_text("#round-table [data-key='row-reversals']")
     result = page.evaluate("() => window.__torite.state().result")
-    winners = ", ".join(["Ann (you)", "Seat 1 · bot (random)", "Robo"][w] for w in result["winners"])
-    assert page.inner_text("#final-winners") == f"Winner: {winners}"
+    names = [["Ann (you)", "Seat 1 · bot (random)", "Robo"][w] for w in result["winners"]]
+    winners = names[0] if len(names) == 1 else " and ".join(names) if len(names) == 2 else \
+        ", ".join(names[:-1]) + ", and " + names[-1]  # as English lists them
+    assert page.inner_text("#final-winners") == ("Winner: " if len(names) == 1 else "Winners: ") + winners
     assert page.locator("#standings li").count() == 3
     assert page.get_attribute("#final-download", "href") == f"/api/tables/{t['id']}/record"
     shot(page, "round-summary-en")

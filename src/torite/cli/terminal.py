@@ -45,8 +45,9 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}: you are seat {seat}; {others}",
         "other": "seat {seat} is a bot ({level})",
         "list_sep": ", ",
+        "colon": ": ",
         "help_hint": "Type 'help' for how to enter moves.",
-        "round_line": "Round {round} · dealer {dealer} · scores {scores}",
+        "round_line": "{round} · dealer {dealer} · scores {scores}",
         "trick": "trick",
         "your_hand": "your hand",
         "choose": "choose",
@@ -55,6 +56,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "none yet",
         "final": "Final scores: {scores}",
         "winner": "Winner: {who}",
+        "winners": "Winners: {who}",
         "unfinished": "Game left unfinished.",
         "saved": "Record saved to {path} (replay it with: torite replay {path})",
         "resume": "Go on with it later: torite play --resume {path}",
@@ -73,8 +75,9 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}：あなたは席{seat}です。{others}",
         "other": "席{seat}はボット（{level}）",
         "list_sep": "、",
+        "colon": "：",
         "help_hint": "入力のしかたは help で表示します。",
-        "round_line": "第{round}ラウンド · ディーラー {dealer} · 得点 {scores}",
+        "round_line": "{round} · ディーラー {dealer} · 得点 {scores}",
         "trick": "トリック",
         "your_hand": "あなたの手札",
         "choose": "選択肢",
@@ -83,6 +86,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "まだありません",
         "final": "最終得点：{scores}",
         "winner": "勝者：{who}",
+        "winners": "勝者：{who}",
         "unfinished": "ゲームは途中で終了しました。",
         "saved": "記録を保存しました：{path}（再生するには：torite replay {path}）",
         "resume": "続きから遊ぶには：torite play --resume {path}",
@@ -101,8 +105,9 @@ WORDS: dict[str, dict[str, str]] = {
         "intro": "{title}: 나는 {seat}번 자리입니다. {others}",
         "other": "{seat}번 자리는 봇({level})",
         "list_sep": ", ",
+        "colon": ": ",
         "help_hint": "입력 방법은 help 로 볼 수 있습니다.",
-        "round_line": "{round}라운드 · 딜러 {dealer} · 점수 {scores}",
+        "round_line": "{round} · 딜러 {dealer} · 점수 {scores}",
         "trick": "트릭",
         "your_hand": "내 손패",
         "choose": "선택지",
@@ -111,6 +116,7 @@ WORDS: dict[str, dict[str, str]] = {
         "none_yet": "아직 없습니다",
         "final": "최종 점수: {scores}",
         "winner": "승자: {who}",
+        "winners": "승자: {who}",
         "unfinished": "게임이 끝나지 않은 채 종료되었습니다.",
         "saved": "기록을 저장했습니다: {path} (다시 보기: torite replay {path})",
         "resume": "이어서 하려면: torite play --resume {path}",
@@ -169,20 +175,24 @@ def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Cal
     def card_name(card: int | None) -> str:
         return lab.card_text(None if card is None else game.card_text(card), spoken=True)
 
+    colon = words["colon"]  # between a row's label and its value, as the language writes it
     scores = " / ".join(f"{label(s)} {v.seats[s].score}" for s in range(v.num_players))
-    out = [words["round_line"].format(round=(v.round or 0) + 1, dealer=label(v.dealer or 0), scores=scores)]
+    # the game's own word for a round ("Deal 3" where the game says deal), from its labels
+    k = (v.round or 0) + 1
+    number = lab.word("round_no").replace("{n}", str(k)).replace("{nth}", lab.ordinal(k))
+    out = [words["round_line"].format(round=number, dealer=label(v.dealer or 0), scores=scores)]
     for row in vw.status:
         if vw.prompt and vw.phase and vw.phase.lower().startswith(row.label.lower()):
             continue  # a row named after the phase (替え玉 in 替え玉フェーズ) is its instruction: the prompt says it
         said = per_seat(lab.text(row.value, spoken=True), v.num_players, label, words["list_sep"])
-        out.append(f"  {row.label}: {said}")
+        out.append(f"  {row.label}{colon}{said}")
     if v.trick.cards:
-        out.append(f"  {words['trick']}: " + words["list_sep"].join(
+        out.append(f"  {words['trick']}{colon}" + words["list_sep"].join(
             f"{label(t.seat)} {card_name(t.card)}" for t in v.trick.cards))
-    out.append(f"  {words['your_hand']}: " + show_hand(game, v.hand, lab))
+    out.append(f"  {words['your_hand']}{colon}" + show_hand(game, v.hand, lab))
     if vw.prompt:
         out.append("  " + lab.text(vw.prompt, spoken=True))
-    out.append(f"  {words['choose']}: " + "  ".join(f"{i + 1}) {lab.action_text(a, spoken=True)}"
+    out.append(f"  {words['choose']}{colon}" + "  ".join(f"{i + 1}) {lab.action_text(a, spoken=True)}"
                                                       for i, a in enumerate(ordered(v))))
     return out
 
@@ -237,6 +247,7 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
     inp = sys.stdin if inp is None else inp  # read at call time, so a redirected stdin is used
     out = sys.stdout if out is None else out
     words = WORDS.get(lang, WORDS["en"])
+    colon = words["colon"]  # between a row's label and its value, as the language writes it
     n = game.num_players
     record_names: list[str] = []
     players: dict[int, Bot] = {}
@@ -344,14 +355,14 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
                 say("  " + words["hint"].format(action=choice(hinted)) + (" — " + why if why else ""))
                 continue
             if cmd == "hand":
-                say(f"  {words['your_hand']}: " + show_hand(game, seen.hand, labels))
+                say(f"  {words['your_hand']}{colon}" + show_hand(game, seen.hand, labels))
                 continue
             if cmd == "last":
                 t = seen.last_trick
                 last = (words["won_by"].format(
                     cards=labels.word("card_sep").join(card_name(p.card) for p in t.cards),
                     who=label(t.winner if t.winner is not None else 0)) if t is not None else words["none_yet"])
-                say(f"  {words['last_trick']}: {last}")
+                say(f"  {words['last_trick']}{colon}{last}")
                 continue
             try:
                 action = read_action(line, legal, game, words, labels, state, seat)
@@ -367,7 +378,8 @@ def play_terminal(game: Game, human: int, bots: Sequence[str], seed: int, *, rec
         rec.result = res.to_json()
         say("")
         say(words["final"].format(scores=" / ".join(f"{label(s)} {res.scores[s]}" for s in range(n))))
-        say(words["winner"].format(who=words["list_sep"].join(label(s) for s in res.winners)))
+        who = labels.join([label(s) for s in res.winners])
+        say(words["winner" if len(res.winners) == 1 else "winners"].format(who=who))
     else:
         say(words["unfinished"])
     rec.save(path)

@@ -10,11 +10,12 @@ import importlib
 import inspect
 import json
 import random
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from torite.cards import parse_card
+from torite.cards import card_str, parse_card
 from torite.engine.base import Action, Event, Game, OptionError, Refusal, State
 from torite.engine.bot import Reason
 from torite.engine.registry import game_class, make_game
@@ -34,6 +35,7 @@ from torite.present.labels.templates import (
 from torite.present.labels.words import (
     Labels,
     Rich,
+    plural_category,
 )
 
 # ---------------------------------------------------------------- checking a game's labels
@@ -217,6 +219,11 @@ def audit(game_id: str, *, option_sets: Sequence[Mapping[str, Any]] | None = Non
             for c in spec.choices or ():
                 if choice_key(c) not in o.get("choices", {}):
                     problems.append(f"{where}: options.{spec.name}.choices: no words for {choice_key(c)!r}")
+        option_names = {spec.name for spec in cls.OPTIONS}
+        for term, variants in lab.terms.items():  # a term's meaning follows the options, nothing else
+            for cond, _ in variants:
+                for key in sorted({c.key for c in cond} - option_names):
+                    problems.append(f"{where}: maps.glossary.{term} reads {key!r}, which is no option of {game_id}")
         for key in cls.STAT_KEYS:
             if not str(data["stats"].get(key, "")).strip():
                 problems.append(f"{where}: stats.{key}: no words for the counter")
@@ -329,23 +336,126 @@ def _render_teaching(lab: Labels, where: str, refusals: Any, reasons: Any, goals
     for d in round_ends:
         for you in (None, 0):
             try:
-                rows = lab.explain_rich(d, None, you)
-                _finished(lab, f"{where}: explain", " / ".join(f"{k}: {lab.text(v)}" for k, v in rows), errors)
+                for k, v in lab.explain_rich(d, None, you):
+                    _finished(lab, f"{where}: explain", [f"{k}: ", *v], errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: explain: {exc}"] = None
     return list(errors)
 
 
 def _finished(lab: Labels, where: str, text: str | Rich | None, errors: dict[str, None]) -> None:
-    """A Korean text whose particle was left in both forms ("이(가)"): what it follows (seat
-    names, cards, numbers here) has a known reading, so the form must have been chosen."""
-    if lab.lang != "ko" or text is None:
+    """What a rendered text must not hold: a Korean particle left in both forms ("이(가)": what
+    it follows, seat names, cards, numbers, has a known reading, so the form must have been
+    chosen); a count that disagrees with its noun ("1 points"); one card named twice in one
+    sentence (as its words are read aloud: "the queen of spades, queen of spades")."""
+    if text is None:
         return
-    if not isinstance(text, str):
-        text = lab.text(text)
-    m = korean.DUAL.search(text)
-    if m:
-        errors[f"{where}: a particle left as {m.group()!r} in {text!r}"] = None
+    rich: Rich = [text] if isinstance(text, str) else list(text)
+    plain = lab.text(rich)
+    if lab.lang == "ko":
+        m = korean.DUAL.search(plain)
+        if m:
+            errors[f"{where}: a particle left as {m.group()!r} in {plain!r}"] = None
+    for problem in word_problems(lab, rich):
+        errors[f"{where}: {problem}"] = None
+
+
+# ---------------------------------------------------------------- counts and names, as read
+#: English nouns a count is written with, singular and plural (a two-word noun counts by its last)
+_EN_NOUNS: Final = ("card", "point", "trick", "heart", "club", "diamond", "spade", "replacement", "reversal", "game",
+                    "deal", "round", "player", "zombie", "joker", "overtrick", "undertrick", "bid", "time", "seat",
+                    "meld", "pass")
+_EN_PLURAL: Final = {n: ("passes" if n == "pass" else n + "s") for n in _EN_NOUNS}
+_EN_COUNT: Final = re.compile(
+    r"(?<![\w.,/−+-])(?<!seat )(?<!trick )(?<!deal )(?<!round )(?<!turn )(?<!Seat )(?<!Trick )(?<!Deal )(?<!Round )"
+    r"(\d+) (?:(?:point|penalty|face-down|high-card|meld|bid) )?([a-z]+)\b")
+#: Japanese and Korean count a card, a point, a trick with a counter after the number (3枚,
+#: 3점): the bare noun after a number is a count that lost its counter ("3 カード", "3 카드")
+_CJK_BARE: Final = {"ja": re.compile(r"\d+\s?(?:カード|ポイント)"), "ko": re.compile(r"\d+\s?(?:카드|포인트)")}
+_SENTENCE: Final = re.compile(r"[.。!?！？;；]\s*")
+
+
+def count_problems(text: str, lang: str) -> list[str]:
+    """Every count in ``text`` whose noun takes another form than the language's plural rules give
+    the number: English "1 points", "1 penalty cards", "3 card"; a Japanese or Korean count
+    without its counter ("3 카드")."""
+    out = []
+    if lang == "en":
+        for m in _EN_COUNT.finditer(text):
+            n, noun = int(m.group(1)), m.group(2)
+            one = plural_category("en", n) == "one"
+            if one and noun in _EN_PLURAL.values():
+                out.append(f"{m.group(0)!r}: {n} takes the singular")
+            elif not one and noun in _EN_PLURAL and _EN_PLURAL[noun] != noun:
+                out.append(f"{m.group(0)!r}: {n} takes the plural")
+    elif lang in _CJK_BARE:
+        out += [f"{m.group(0)!r}: a count without its counter" for m in _CJK_BARE[lang].finditer(text)]
+    return out
+
+
+def _card_names(lab: Labels) -> list[str]:
+    """Every card of the 52 as its words are read aloud (spoken names), longest first (not a
+    joker: its name is also the word for it, which a rule may say twice)."""
+    return sorted({lab.card_text(card_str(c), spoken=True) for c in range(52)}, key=len, reverse=True)
+
+
+def repeated_name_problems(lab: Labels, spoken: str) -> list[str]:
+    """One card named twice in one sentence of the spoken text ("drop the queen of spades, queen
+    of spades, under it"), or a suit's word said twice in a row ("クラブクラブの9", "클로버 클로버
+    9"): the words said it, then the card said it again."""
+    out = []
+    names = _card_names(lab)
+    for sentence in _SENTENCE.split(spoken):
+        rest = sentence
+        for name in names:  # longest first: "10 of hearts" is not also "of hearts"
+            if rest.count(name) > 1:
+                out.append(f"{name!r} named twice in {sentence!r}")
+            rest = rest.replace(name, "\0")
+    for letter in "CDHS":
+        word = re.escape(lab.suit_name(letter))
+        m = re.search(rf"(?<!\w){word}(?:\s|の)?{word}", spoken)
+        if m:
+            out.append(f"the suit said twice: {m.group(0)!r} in {spoken!r}")
+    if lab.lang == "ko":  # 스페이드 K 카드: the card's name already says it is a card
+        for name in names:
+            if f"{name} 카드" in spoken:
+                out.append(f"{name + ' 카드'!r}: the card named, then 카드 again, in {spoken!r}")
+                break
+    return out
+
+
+def word_problems(lab: Labels, rich: Rich) -> list[str]:
+    """A rendered text's counts and names, in its shown and its spoken form (the line mode and
+    screen readers read the latter)."""
+    out: list[str] = []
+    for spoken in (False, True):
+        out += count_problems(lab.text(rich, spoken=spoken), lab.lang)
+    out += repeated_name_problems(lab, lab.text(rich, spoken=True))
+    return list(dict.fromkeys(out))
+
+
+#: a placeholder shown as it is (no formatter, or only ``signed``, ``count``, ``plus1``) right
+#: before a counted noun: the count cannot take its plural form
+_RAW_COUNT: Final = re.compile(r"\{(?!player\b|seat\b)[a-z_+]+(?:\|(?:signed|count|plus1))*\}\s?"
+                               r"(?:(?:point|penalty|high-card) )?([a-z]+)\b")
+
+
+def raw_count_problems(data: Any, where: str = "", lang: str = "en", *, top: bool = True) -> list[str]:
+    """Every template of a labels file (or any JSON of texts) that writes a count's noun itself
+    after a bare placeholder ("{points} points", "{count} cards") instead of
+    ``{points|plural:point}``: whatever the count, one of its forms is wrong.  English only,
+    the one language of the three whose nouns change with the number."""
+    if lang != "en":
+        return []
+    if isinstance(data, str):
+        return [f"{where}: {m.group(0)!r}: write the count through |plural:" for m in _RAW_COUNT.finditer(data)
+                if m.group(1) in _EN_NOUNS or m.group(1) in _EN_PLURAL.values()]
+    if isinstance(data, dict):  # the plural forms themselves are where a count meets its noun
+        return [p for k, v in data.items() if not (top and k == "plurals")
+                for p in raw_count_problems(v, f"{where}.{k}" if where else str(k), lang, top=False)]
+    if isinstance(data, list):
+        return [p for i, v in enumerate(data) for p in raw_count_problems(v, f"{where}[{i}]", lang, top=False)]
+    return []
 
 
 def _render_all(lab: Labels, where: str,
@@ -356,8 +466,8 @@ def _render_all(lab: Labels, where: str,
     for game, observations, events, actions, facts in samples:
         for obs in observations:
             try:
-                for label, value in lab.status(obs):
-                    _finished(lab, f"{where}: status", f"{label}: {value}", errors)
+                for label, value in lab.status_rich(obs):
+                    _finished(lab, f"{where}: status", [f"{label}: ", *value], errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: status: {exc}"] = None
             try:
@@ -378,8 +488,8 @@ def _render_all(lab: Labels, where: str,
                 errors[f"{where}: {exc}"] = None
         for t in facts[-20:]:
             try:
-                for label, value in lab.trick_facts(t):
-                    _finished(lab, f"{where}: trick_facts", f"{label}: {value}", errors)
+                for label, value in lab.trick_facts_rich(t):
+                    _finished(lab, f"{where}: trick_facts", [f"{label}: ", *value], errors)
             except _RENDER_ERRORS as exc:
                 errors[f"{where}: {exc}"] = None
     return list(errors)
@@ -424,4 +534,5 @@ def compare_languages(cls: type[Game]) -> list[str]:
     return problems
 
 
-__all__ = ["audit", "choice_key", "compare_languages", "option_variants"]
+__all__ = ["audit", "choice_key", "compare_languages", "count_problems", "option_variants", "raw_count_problems",
+           "repeated_name_problems", "word_problems"]

@@ -38,6 +38,18 @@
     return lang === "ko" && vars ? particles(s) : s;
   }
 
+  // Names as the language lists them ("seat 1 and seat 3", "席1、席3", "1번 자리와 3번 자리"):
+  // the page words list.pair, list.last and list.sep, as the labels' list_pair, list_last and
+  // list_sep (CLDR's list patterns).
+  function list(items) {
+    const xs = (items || []).map(String);
+    if (xs.length < 2) return xs.join("");
+    const fill = (key, a, b) => t(key).split("{0}").join(a).split("{1}").join(b);
+    const text = xs.length === 2 ? fill("list.pair", xs[0], xs[1])
+      : fill("list.last", xs.slice(0, -1).join(t("list.sep")), xs[xs.length - 1]);
+    return getLang() === "ko" ? particles(text) : text;
+  }
+
   // ---------------------------------------------------------------- Korean particles
   // A Korean text writes both forms of a particle that follows a value ("이(가)", "을(를)",
   // "은(는)", "과(와)", "(으)로"); the one the reading of the text before it takes is kept
@@ -51,7 +63,11 @@
 
   // How a text ends when read aloud in Korean: "vowel", "rieul" (ㄹ), "consonant", or null.
   function finalSound(text) {
-    const s = text.replace(/[ \u00a0’”'")\]」』》〉]+$/, "");
+    const butParen = /[ \u00a0’”'"\]」』》〉]+$/;
+    let s = text.replace(butParen, "");
+    // a parenthetical glossing the word before it is passed over whole (4번 자리(보통)와)
+    while (s.endsWith(")") && s.lastIndexOf("(") > 0) s = s.slice(0, s.lastIndexOf("(")).replace(butParen, "");
+    s = s.replace(/[ \u00a0’”'")\]」』》〉]+$/, "");
     if (!s) return null;
     const last = s[s.length - 1];
     if (last >= "가" && last <= "힣") {
@@ -162,8 +178,12 @@
   // denominations in the chosen language.
   const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
   let currentGame = null;  // the table's game: whose labels name cards when none is given
+  let currentOptions = {};  // its options: what its glossary's terms mean at this table
 
-  function setGame(gameId) { currentGame = gameId; }
+  function setGame(gameId, options) {
+    currentGame = gameId;
+    currentOptions = options && typeof options === "object" ? options : {};
+  }
 
   // A word of the common or the game's labels, or the fallback before the labels arrive.
   function vocab(gameId, section, key, fallback) {
@@ -205,10 +225,19 @@
     return vocab(gameId, "denominations", d, d);
   }
 
-  // 14♥ (spoken "14 hearts"); a word after a space (14 노기루다), an abbreviation attached (3NT).
+  // 14♥ (spoken "14 hearts", "1 heart" for one); a word after a space (14 no-trump), an
+  // abbreviation attached (3NT).  In words (spoken, or a denomination without a symbol) a
+  // contract takes the form the labels' plurals.contract_<denomination> gives its number: its
+  // plural form and the players' order (스페이드 13, 노기루다 20), as torite/present/labels does.
   function contractText(level, denom, gameId, spoken) {
+    if (SUIT_SYMBOL[denom] && !spoken) return level + SUIT_SYMBOL[denom];
+    const forms = vocab(gameId, "plurals", "contract_" + denom, null);
+    if (forms && typeof forms === "object") {
+      const form = forms[new Intl.PluralRules(getLang()).select(Number(level) || 0)] || forms.other;
+      if (typeof form === "string") return form.split("{n}").join(String(level));
+    }
     const name = denomination(gameId, denom, spoken);
-    if (SUIT_SYMBOL[denom]) return spoken ? level + " " + name : level + name;
+    if (SUIT_SYMBOL[denom]) return level + " " + name;
     return /^[A-Z]+$/.test(name) ? level + name : level + " " + name;
   }
 
@@ -299,12 +328,45 @@
     return el;
   }
 
-  // A game's glossary (labels maps.glossary: id -> "Term: what it means"), as [term, meaning].
+  // A condition of the labels ("key", "!key", "key == 'text'", "key != null", "n > 20", clauses
+  // joined by &) over ``ctx``, as torite/present/labels reads it.
+  function holds(cond, ctx) {
+    if (!cond) return true;
+    const truthy = (v) => !(v === null || v === undefined || v === false || v === "" ||
+      (Array.isArray(v) && !v.length) || (typeof v === "object" && v !== null && !Array.isArray(v) && !Object.keys(v).length));
+    const operand = (x) => {
+      x = x.trim();
+      const lit = /^'([^']*)'$/.exec(x);
+      if (lit) return lit[1];
+      if (x === "null") return null;
+      if (x === "true") return true;
+      if (x === "false") return false;
+      if (/^-?\d+$/.test(x)) return Number(x);
+      return ctx[x] === undefined ? null : ctx[x];
+    };
+    return String(cond).split("&").every((clause) => {
+      const m = /^(!?)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?$/.exec(clause.trim());
+      if (!m) return false;
+      const v = ctx[m[2]] === undefined ? null : ctx[m[2]];
+      if (!m[3]) return m[1] ? !truthy(v) : truthy(v);
+      const o = operand(m[4]);
+      if (m[3] === "==") return v === o;
+      if (m[3] === "!=") return v !== o;
+      if (typeof v !== "number" || typeof o !== "number") return false;
+      return m[3] === "<" ? v < o : m[3] === ">" ? v > o : m[3] === "<=" ? v <= o : v >= o;
+    });
+  }
+
+  // A game's glossary (labels maps.glossary: id -> "Term: what it means", or variants whose
+  // "if" reads the table's options: a term an option changes is explained as the table plays
+  // it), as [term, meaning].
   function glossary(gameId) {
     const g = gameId ? word(gameId, "maps", "glossary") : null;
+    const opts = (gameId || null) === currentGame ? currentOptions : {};
     const out = [];
-    for (const v of Object.values(g || {})) {
-      const m = /^(.+?)\s*[:：]\s*(.+)$/.exec(String(v));
+    for (const entry of Object.values(g || {})) {
+      const v = Array.isArray(entry) ? (entry.find((x) => holds(x.if, opts)) || {}).text : entry;
+      const m = /^(.+?)\s*[:：]\s*(.+)$/s.exec(String(v || ""));
       if (m) out.push([m[1], m[2]]);
     }
     return out.sort((a, b) => b[0].length - a[0].length);
@@ -393,7 +455,7 @@
   }
 
   window.Torite = {
-    cardText, cardName, richText, richString, tokenNode, tokenText, contractText, tRich, glossary, notice,
+    cardText, cardName, richText, richString, tokenNode, tokenText, contractText, tRich, glossary, notice, list, holds,
     LANGS, STRINGS, t, getLang, setLang, apply, bindSwitch, cardNode, cardBack, cardParts, setGame,
     setGames, byLang, word, gameTitle, phaseName, actionLabel, denomination, SUIT_SYMBOL, particles,
   };

@@ -114,7 +114,7 @@ export function renderPrompt() {
   else if (mine && m.legal.length) text = T.t("table.choose_kind", { kind: kindName(m.legal[0].kind) });
   else if (mine) text = T.t("table.your_turn_choose");
   else if (m.to_act.length > 1 && S.me !== null && !m.to_act.includes(S.me)) text = T.t("table.waiting_simul");
-  else text = T.t("table.waiting", { who: m.to_act.map((w) => seatName(w)).join(", ") });
+  else text = T.t("table.waiting", { who: T.list(m.to_act.map((w) => seatName(w))) });
   prompt.appendChild(rich("span", "why", text));
   if (!S.doneTrick && Number.isInteger(m.winning)) {
     const own = m.winning === S.me;

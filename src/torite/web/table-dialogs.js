@@ -108,7 +108,7 @@ export function openSummary(s) {
     const r = m.result;
     $("final-goal").innerHTML = "";
     T.richText($("final-goal"), T.byLang(m.goal) || "", m.game);
-    $("final-winners").textContent = T.t("table.winners", { who: r.winners.map((w) => seatName(w)).join(", ") });
+    $("final-winners").textContent = T.t("table.winners", { who: T.list(r.winners.map((w) => seatName(w))) }, r.winners.length);
     const ol = $("standings");
     ol.innerHTML = "";
     for (const i of standingsOrder(r)) ol.appendChild(el("li", r.winners.includes(i) ? "won" : null, seatName(i) + " — " + r.scores[i]));
@@ -134,7 +134,7 @@ export function standingsOrder(result) {
 export function renderOver(m) {
   $("over").classList.toggle("hidden", !m.over);
   if (!m.over || !m.result) return;
-  $("winners").textContent = T.t("table.winners", { who: m.result.winners.map((w) => seatName(w)).join(", ") }) +
+  $("winners").textContent = T.t("table.winners", { who: T.list(m.result.winners.map((w) => seatName(w))) }, m.result.winners.length) +
     " (" + m.result.scores.join(" / ") + ")";
   const goal = $("over-goal");
   goal.innerHTML = "";

@@ -13,7 +13,9 @@ export function renderStatus(m) {
   dl.innerHTML = "";
   const list = [];
   if (m.phase) list.push([T.t("table.phase"), T.phaseName(m.game, m.phase)]);
-  if (Number.isInteger(m.round)) list.push([T.t("table.round"), String(m.round + 1)]);
+  // the game's own word for a round where it has one ("deal", Mighty's 판)
+  const roundWord = T.word(m.game, "words", "round_word");
+  if (Number.isInteger(m.round)) list.push([typeof roundWord === "string" ? roundWord : T.t("table.round"), String(m.round + 1)]);
   const status = T.byLang(m.status) || [];
   rows(dl, list.concat(status));
   // the pinned rows stay in view above the table, on a phone too

@@ -219,7 +219,7 @@ function refusePile(node, card) {
 // ------------------------------------------------------------ rendering
 export function render(newLines) {
   const m = S.last;
-  T.setGame(m.game);  // the game whose labels name the cards drawn
+  T.setGame(m.game, m.options);  // the game whose labels name the cards drawn (its glossary under its options)
   const main = $("table");
   main.dataset.ready = "1";
   main.dataset.seat = S.me === null ? "" : String(S.me);

@@ -179,7 +179,8 @@ class GlapgosBot(Bot):
             longest = max(range(4), key=lambda s: ((hand & SUIT_MASKS[s]).bit_count(), -s))
             low = [c for c in cards if c // 13 == longest] or cards
             card = min(low, key=lambda c: c % 13)
-            self.reason = Reason("lead_low", {"card": card_str(card)})
+            key = "lead_low" if card % 13 < 9 else "lead_long" if card // 13 == longest else "lead_lowest"
+            self.reason = Reason(key, {"card": card_str(card)})
             return Action("play", 1 << card)
         winners = [c for c in cards if c // 13 == lead // 13 and c > lead]
         if winners:

@@ -43,7 +43,7 @@ class GoodCopBot(Bot):
             return legal[0]
         view = _View(obs, self.seat)
         best = max(legal, key=lambda a: (view.score(a.card, self.keep_weight), -a.card))
-        self.reason = view.why(best.card)
+        self.reason = view.why(best.card, [a.card for a in legal])
         return best
 
 
@@ -165,8 +165,9 @@ class _View:
         return out
 
     # ------------------------------------------------------------ choice
-    def why(self, card: int) -> Reason:
-        """The rule of thumb behind playing ``card``, in one line."""
+    def why(self, card: int, legal: Sequence[int] = ()) -> Reason:
+        """The rule of thumb behind playing ``card``, in one line, true of it: "lowest" only for
+        a card no other legal card ranks below (a joker has no rank)."""
         trick = [*self.trick, (self.me, card)]
         cards = [c for _, c in trick]
         led = self.trump if cards[0] >= 52 else cards[0] // 13
@@ -179,7 +180,9 @@ class _View:
             return Reason("friend_wins", {"card": text})
         if self.friend[winner] < -0.3 and self.pen(card):
             return Reason("feed_foe", {"card": text})
-        return Reason("lowest", {"card": text})
+        if card < 52 and all(x >= 52 or x % 13 >= card % 13 for x in legal):
+            return Reason("lowest", {"card": text})
+        return Reason("shed_least", {"card": text})
 
     def score(self, card: int, keep_weight: float) -> float:
         trick = [*self.trick, (self.me, card)]

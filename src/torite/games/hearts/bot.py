@@ -76,7 +76,7 @@ class HeartsBot(Bot):
               queen_out: bool) -> int:
         if not trick:
             card = self._lead(hand, cards, queen_out)
-            self.reason = Reason("lead_low", {"card": card_str(card)})
+            self.reason = Reason("lead_low" if card % 13 < 9 else "lead_least", {"card": card_str(card)})
             return card
         led = trick[0][1] // 13
         top = max(c for _, c in trick if c // 13 == led)
@@ -91,17 +91,20 @@ class HeartsBot(Bot):
             return QUEEN_SPADES  # someone else's ace or king takes the queen
         under = [c for c in cards if c < top]
         safe = [c for c in cards if c != QUEEN_SPADES] or cards
-        if last and points == 0:
-            self.reason = Reason("clean_trick", {"card": card_str(max(safe))})
-            return max(safe)  # a clean trick: take it with the highest card
+        if last and points == 0:  # a clean trick: take it with the highest card (or duck, if that is all)
+            self.reason = (Reason("clean_trick", {"card": card_str(max(safe))}) if max(safe) > top
+                           else Reason("duck", {"card": card_str(max(safe)), "top": card_str(top)}))
+            return max(safe)
         if under:
             self.reason = Reason("duck", {"card": card_str(max(under)), "top": card_str(top)})
             return max(under)
         if last:
             self.reason = Reason("win_anyway", {"card": card_str(max(safe))})
             return max(safe)
-        self.reason = Reason("lowest", {"card": card_str(min(safe))})
-        return min(safe)
+        low = min(safe)
+        self.reason = Reason("lowest_but_queen" if QUEEN_SPADES in cards and low > QUEEN_SPADES else "lowest",
+                             {"card": card_str(low)})
+        return low
 
     @staticmethod
     def _lead(hand: int, cards: list[int], queen_out: bool) -> int:

@@ -178,7 +178,9 @@ class KaedamaBot(Bot):
                 return self._action(legal, c)
         side = [c for c in cards if c // 13 != trump] or cards
         low = self._lowest_short(side)
-        self.reason = Reason("lead_low", {"card": card_str(low)})
+        # low is the lowest rank outside trumps (or of the trumps, if that is all): "low" only below a jack
+        key = "lead_low" if low % 13 < 9 else "lead_lowest_trump" if low // 13 == trump else "lead_lowest_side"
+        self.reason = Reason(key, {"card": card_str(low)})
         return self._action(legal, low)
 
     @staticmethod

@@ -100,7 +100,7 @@ class MightyBot(Bot):
             self.reason = view.reason
             return chosen
         best = max(legal, key=lambda a: (view.score(a.card), -a.card))
-        self.reason = view.why(best.card)
+        self.reason = view.why(best.card, [a.card for a in legal])
         return best
 
     # ------------------------------------------------------------------ before the play
@@ -263,20 +263,29 @@ class _View:
         trumps = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
         return out | (self.unseen & (higher | trumps))
 
-    def why(self, c: int) -> Reason:
-        """The rule of thumb behind playing ``c``, in one line."""
+    def why(self, c: int, legal: Sequence[int] = ()) -> Reason:
+        """The rule of thumb behind playing ``c``, in one line, true of ``c`` (chosen among
+        ``legal``): "lowest" only for a card no other legal card ranks below."""
         cards = [x for _, x in self.trick] + [c]
         seats = [s for s, _ in self.trick] + [self.me]
         led = self.led if self.trick else (c // 13 if c != JOKER else (self.trump if self.trump >= 0 else 0))
         winner = seats[winning_index(cards, led, self.trump, self.mighty, self.joker_power)]
         text = card_str(c) if c != JOKER else "JK"
-        if not self.trick:
-            return Reason("lead_top" if not self.beaters(c, led) else "lead_low", {"card": text})
+        if not self.trick:  # a lead: unbeatable, low (no point card), or strong with its beaters counted
+            beaters = self.beaters(c, led).bit_count()
+            if not beaters:
+                return Reason("lead_top", {"card": text})
+            if c != JOKER and c != self.mighty and not POINT_MASK >> c & 1:
+                return Reason("lead_low", {"card": text})
+            return Reason("lead_high", {"card": text, "beaters": beaters})
         if winner == self.me:
-            return Reason("take_points", {"card": text, "points": sum(POINT_MASK >> x & 1 for x in cards)})
+            points = sum(POINT_MASK >> x & 1 for x in cards)
+            return Reason("take_points" if points else "win_trick", {"card": text, "points": points})
         if self.weight(winner) > 0:
             return Reason("ally_wins", {"card": text})
-        return Reason("lowest", {"card": text})
+        if c != JOKER and all(x == JOKER or x % 13 >= c % 13 for x in legal):
+            return Reason("lowest", {"card": text})
+        return Reason("shed_least", {"card": text})
 
     def score(self, c: int) -> float:
         cards = [x for _, x in self.trick] + [c]

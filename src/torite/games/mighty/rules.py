@@ -610,9 +610,14 @@ class MightyState(TrickState[Mighty]):
             steps.append([step("base", base, "="), *(step(m, 2) for m in mults),
                           step("share", share * sign)])
         rows = [row("points_taken", self.points_taken, adds=False)]
+        if opts["discards_count"]:  # the president's discards count for the ruling party: a row of their own
+            rows.append(row("discards", [discard_points if s == self.president else 0 for s in range(self.n)],
+                            adds=False))
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": str(self.contract), "party_points": party, "made": made, "base": base,
                 "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
+                "discards_count": opts["discards_count"],
+                "party_taken": sum(self.points_taken[s] for s in side),
                 "alone": len(side) == 1, "fake": fake,
                 "formula": opts["score_formula"], "minimum": min(MIN_BID, number),
                 "summary": summary(rows, steps)}

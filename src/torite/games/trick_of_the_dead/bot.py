@@ -115,6 +115,7 @@ class TrickOfTheDeadBot(Bot):
         rising = self._rising(obs)
         best_action, best_value = legal[0], float("-inf")
         best_reason = Reason("lowest", {"card": card_str(legal[0].card)})
+        winners: list[int] = []  # the legal cards that take the trick as it stands (for the reason only)
         for a in legal:
             c = a.card
             keep = self._keep_value(c, obs)
@@ -122,7 +123,7 @@ class TrickOfTheDeadBot(Bot):
             if not trick:
                 value = self._lead_value(c, obs, seen, mine, trump_now) - keep
                 why = Reason("lead_joker" if c >= 52 else "lead_top" if self._is_top(c, c // 13, trump_now, seen | mine)
-                             else "lead_low", {"card": text})
+                             else "lead_low" if c % 13 < 9 else "lead_high", {"card": text})
             else:
                 cards = [*trick, c]
                 lead_suit = led if led >= 0 else c // 13
@@ -131,6 +132,7 @@ class TrickOfTheDeadBot(Bot):
                 # a pair already on the table raises the open graveyard's top card for the winner
                 raised = self._zombie_value(rising, obs) if rising >= 0 and self._has_pair(cards) else 0.0
                 if wins:
+                    winners.append(c)
                     zombie = bool(my_zombies >> c & 1)
                     gain = float(base + (5 if c >= 52 else 0))
                     if zombie:
@@ -153,7 +155,7 @@ class TrickOfTheDeadBot(Bot):
                     why = Reason("dump_club" if c < 13 else "lowest", {"card": text})
             if value > best_value:
                 best_action, best_value, best_reason = a, value, why
-        self.reason = best_reason
+        self.reason = _true_of(best_reason, best_action.card, [a.card for a in legal], winners)
         return best_action
 
     def _rising(self, obs: Mapping[str, Any]) -> int:
@@ -207,3 +209,14 @@ class TrickOfTheDeadBot(Bot):
         if suit == HEARTS:
             return 0.5 if top else -0.5
         return 2.0 if top else 1.0 - (c % 13) / 13
+
+
+def _true_of(reason: Reason, card: int, legal: Sequence[int], winners: Sequence[int]) -> Reason:
+    """The reason said of ``card`` as it is true of it: "cheapest" only for the lowest of the
+    cards that take the trick, "lowest" only for the lowest card (a joker has no rank)."""
+    rank = card % 13 if card < 52 else 99
+    if reason.key == "win_cheap" and any(x % 13 < rank for x in winners if x < 52):
+        return Reason("win_trick", reason.data)
+    if reason.key == "lowest" and (card >= 52 or any(x % 13 < rank for x in legal if x < 52)):
+        return Reason("shed_least", reason.data)
+    return reason

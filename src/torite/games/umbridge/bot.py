@@ -208,7 +208,9 @@ class UmbridgeBot(Bot):
                       _cost(c, trump, lens, k == 0))
             if v > best_value:
                 best, best_value = a, v
-        self.reason = Reason("win_trick" if best_value > 0 else "lowest", {"card": card_str(best.card)})
+        lowest = all(a.card % 13 >= best.card % 13 for a in legal)  # "lowest" only of the lowest card
+        self.reason = Reason("win_trick" if best_value > 0 else "lowest" if lowest else "shed_least",
+                             {"card": card_str(best.card)})
         return best
 
 

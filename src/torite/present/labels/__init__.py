@@ -41,14 +41,23 @@ Schema (every section optional in a game's file unless said otherwise)::
     }
 
 Common words every language defines: ``none``, ``seat``, ``hidden`` (a card not seen, in
-text), ``face_down`` (its spoken name), ``item_sep``, ``yes``, ``no``, ``you``, ``card_name``
-(a card's spoken name from ``{rank}`` and ``{suit}``: "{rank} of {suit}", "{suit}の{rank}",
-"{suit} {rank}"), ``card_sep`` (between spoken card names) and ``suit_named`` (a suit with its
-word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
+text), ``face_down`` (its spoken name), ``item_sep``, ``list_pair``, ``list_last`` and
+``list_sep`` (how the language lists names, CLDR's list patterns with ``{0}`` and ``{1}``:
+"seat 1 and seat 3", "seat 0, seat 1, and seat 3", "席1、席3", "1번 자리와 3번 자리"),
+``label_sep`` and ``seat_sep`` (a per-seat list's "name: value" and what parts two seats),
+``round_no`` (a round's name with its number ``{n}`` or its ordinal ``{nth}``: "Round 3",
+"Deal 3", "세 번째 판"; a game may also give ``round_word``, its word for a round: "deal", 판),
+``yes``, ``no``, ``you``, ``card_name`` (a card's spoken name from ``{rank}`` and ``{suit}``:
+"{rank} of {suit}", "{suit}の{rank}", "{suit} {rank}"), ``card_sep`` (between spoken card
+names) and ``suit_named`` (a suit with its word, from ``{symbol}`` and ``{name}``: "♥ hearts", "♥ハート").
 
 ``plurals`` gives each counted word its forms by the CLDR plural category of the count in the
 file's language (Babel's rules): English has ``one`` and ``other``, Japanese and Korean only
-``other``; a file must give exactly its language's categories, and ``{n}`` is the count.
+``other``; a file must give exactly its language's categories, and ``{n}`` is the count.  Every
+count a player reads goes through them (``{points|plural:point}``, never ``{points} points``:
+the words tests fail on "1 points").  ``plurals.contract_<denomination>`` is how a contract is
+said in words: "1 diamond", "3 diamonds"; a game may put the number after the word, as its
+players do ("노기루다 20").
 ``ordinals`` gives the ordinal's forms the same way (English ``one`` ``two`` ``few`` ``other``:
 1st 2nd 3rd 4th), and ``maps.ordinal`` may spell numbers out ahead of them (Korean "첫 번째",
 "두 번째"); that map is a language's own, so the languages' files need not share its keys.
@@ -61,7 +70,10 @@ Three ``maps`` the tables read besides templates (each optional, per game):
   face-down pile, drawn as that many backs).  A card shown in a pile is clickable when a legal
   action plays it (Umbridge's dummy, for its controller).
 - ``maps.glossary``: ``"term": "Term: what it means"``; the table underlines the term wherever
-  it shows and explains it on hover or tap.
+  it shows and explains it on hover or tap.  A term whose meaning an option changes is a list
+  of variants ``[{"if": CONDITION over the options, "text": …}, …]``: the first that holds under
+  the table's options is the one shown (``Labels.glossary(options)``; the web table does the
+  same with the options of its state).
 
 A TEMPLATE is a text, ``null`` (say nothing), or a variant ``{"text": …, "you": …, "if": …}``, or
 a list of variants of which the first whose ``if`` holds is used.  ``you`` is the second-person
@@ -100,11 +112,13 @@ entry.  Formatters:
     suit       a suit letter, shown with its word (♥ hearts)
     symbol     a suit letter, shown as its symbol alone (♥)
     contract   a contract or bid "LEVEL DENOMINATION" (14♥, 14 노기루다, 3NT)
-    level      a contract's level alone (14)              players  a list of seats as their names
+    level      a contract's level alone (14)              players  a list of seats as their names,
+                                                          joined as the language lists them
     plural:W   a count with the word plurals[W] in the form its number takes (1 card, 2 cards)
     ordinal    a number as an ordinal: maps.ordinal spells it out (두 번째), else ordinals (2nd)
     seats      a per-seat list as "a / b / c"          player   a seat number as its name
-    by_seat    a per-seat list as "name: value; …", empty values left out (words.item_sep);
+    by_seat    a per-seat list as "name: value; …", empty values left out (words.label_sep,
+               words.seat_sep);
                a list value as cards, or each value through a formatter: ``by_seat:card``,
                ``by_seat:player``
     signed     +3, -2, +0                              plus1    a count from 0, shown from 1
@@ -133,7 +147,8 @@ and ``trick_facts`` return plain text; the ``*_rich`` methods the structure.
 
 A CONDITION is ``clause & clause …``; a clause is ``key`` (holds when the value is not null,
 false, empty text or an empty list; 0 holds), ``!key``, or ``key == x`` / ``key != x`` where x is
-a key, ``null``, ``true``, ``false``, a number or ``'text'``.  A missing key reads as null.
+a key, ``null``, ``true``, ``false``, a number or ``'text'``, or ``key < x`` (``>``, ``<=``,
+``>=``), which holds between numbers only.  A missing key reads as null.
 
 Names.  ``names`` gives each seat's name (the web table: the seat names chosen in the lobby);
 a seat without one is ``words.seat`` with ``{n}`` its number ("seat 0", "席0").

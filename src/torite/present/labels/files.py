@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -78,6 +79,10 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
         for k, v in data.get(sec, {}).items():
             _expect(isinstance(v, str), f"{path}: {sec}.{k}", "a text")
     for name, table in data.get("maps", {}).items():
+        if name == "glossary":  # a term's meaning may follow the options: variants
+            _expect(isinstance(table, dict) and all(_is_gloss(v) for v in table.values()), f"{path}: maps.glossary",
+                    'an object of texts, or of lists of {"if": condition over the options, "text": text}')
+            continue
         _expect(isinstance(table, dict) and all(isinstance(v, str) for v in table.values()),
                 f"{path}: maps.{name}", "an object of texts")
     for phase, p in data.get("phases", {}).items():
@@ -110,6 +115,13 @@ def _check_shapes(data: Mapping[str, Any], path: Path) -> None:
                 _expect(isinstance(row.get("pin", False), bool), f"{w}.pin", "true or false")
                 if value == "seat":
                     _expect(isinstance(row["seat"], str), f"{w}.seat", "the observation key holding a seat")
+
+
+def _is_gloss(v: Any) -> bool:
+    if isinstance(v, str):
+        return True
+    return isinstance(v, list) and bool(v) and all(
+        isinstance(x, dict) and set(x) <= {"if", "text"} and isinstance(x.get("text"), str) for x in v)
 
 
 def _merge(common: Mapping[str, Any], game: Mapping[str, Any]) -> dict[str, Any]:
@@ -258,8 +270,20 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
     roles = tuple(RoleRow(r["label"], r["seat"], _compile_cond(r.get("if"), f"{origin('roles', '')}: roles[{i}]"))
                   for i, r in enumerate(data["roles"]))
     seat_name = _compile_text(data["words"]["seat"], f"{origin('words', 'seat')}: words.seat", known)
+    terms = {}
+    for term, entry in (data["maps"].get("glossary") or {}).items():
+        where = f"{origin('maps', 'glossary')}: maps.glossary.{term}"
+        variants = [{"text": entry}] if isinstance(entry, str) else entry
+        for text in (v["text"] for v in variants):
+            if not _GLOSS.match(text) or "{" in text:
+                raise LabelError(f"{where}: write \"term: what it means\", plain text: {text!r}")
+        terms[term] = tuple((_compile_cond(v.get("if"), f"{where}[{i}]"), v["text"]) for i, v in enumerate(variants))
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
-                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal, prompts)
+                  seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal, prompts, terms=terms)
+
+
+#: a glossary text: the term, a colon, what it means (the web table splits it there)
+_GLOSS: Final = re.compile(r"^.+?\s*[:：]\s*.+$", re.S)
 
 
 def catalog(cls: type[Game]) -> dict[str, dict[str, Any]]:

@@ -18,7 +18,10 @@ The reading of the text's end:
   A 에이, K 케이, Q 큐, J 제이; NT 엔티): L 엘 and R 알 end in ㄹ, M 엠 and N 엔 in another
   consonant, every other letter in a vowel;
 * a suit symbol, by its Korean name (스페이드, 하트, 다이아몬드, 클로버: all vowels);
-* closing quotes and brackets are passed over (‘A’은(는) reads A).
+* closing quotes and brackets are passed over (‘A’은(는) reads A);
+* a closing parenthetical that glosses the word before it is passed over whole, as Korean
+  writes it (컴퓨터(PC)를: the particle follows the word before the parenthesis; "4번
+  자리(보통)와").
 
 The web table's own words are finished the same way in ``web/i18n.js``; both are tested
 against one table of cases (``tests/present/particles.json``).
@@ -37,6 +40,7 @@ FORMS: Final = {"이(가)": ("이", "가"), "을(를)": ("을", "를"), "은(는
                 "(으)로": ("으로", "로")}
 DUAL: Final = re.compile("|".join(re.escape(k) for k in FORMS))
 _CLOSING: Final = " \u00a0’”'\")]」』》〉"
+_BUT_PAREN: Final = _CLOSING.replace(")", "")
 _DIGIT_SOUND: Final[dict[str, Sound]] = {"1": "rieul", "7": "rieul", "8": "rieul", "3": "consonant", "6": "consonant",
                                          "2": "vowel", "4": "vowel", "5": "vowel", "9": "vowel"}
 _SUITS: Final = "♠♥♦♣♤♡♢♧"
@@ -46,6 +50,9 @@ _TRAILING_LETTERS: Final = re.compile(r"[A-Za-z]+$")
 
 def final_sound(text: str) -> Sound | None:
     """How ``text`` ends when read aloud in Korean, or None when that cannot be known."""
+    text = text.rstrip(_BUT_PAREN)
+    while text.endswith(")") and text.rfind("(") > 0:  # a gloss: read the word it glosses
+        text = text[:text.rindex("(")].rstrip(_BUT_PAREN)
     text = text.rstrip(_CLOSING)
     if not text:
         return None

@@ -23,14 +23,16 @@ _WITH_ARG = ("map", "or", "plural")
 _OPTIONAL_ARG = ("by_seat",)
 _PER_VALUE = ("card", "cards", "suit", "symbol", "contract", "player")
 #: the words every language's common file defines
-REQUIRED_WORDS: Final = ("none", "seat", "hidden", "face_down", "item_sep", "yes", "no", "you", "card_name",
-                         "card_sep", "suit_named")
+REQUIRED_WORDS: Final = ("none", "seat", "hidden", "face_down", "item_sep", "list_pair", "list_last", "list_sep",
+                         "yes", "no", "you", "card_name", "card_sep", "suit_named")
 _CONTRACT = re.compile(r"^(\d+)\s+(\S+)$")
 
 _KEY = r"[A-Za-z_][A-Za-z0-9_]*"
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _PATH = re.compile(rf"^{_KEY}(?:\+{_KEY})*$")
-_CLAUSE = re.compile(rf"^(!?)\s*({_KEY})\s*(?:(==|!=)\s*(.+?))?$")
+_CLAUSE = re.compile(rf"^(!?)\s*({_KEY})\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?$")
+#: the comparisons of a condition: equality over any value, order over numbers only
+ORDER_OPS: Final = ("<", ">", "<=", ">=")
 _LITERAL_TEXT = re.compile(r"^'([^']*)'$")
 _NUMBER = re.compile(r"^-?\d+$")
 
@@ -55,7 +57,7 @@ _Text = tuple[str | _Slot, ...]
 class _Clause:
     negate: bool
     key: str
-    op: str  # "", "==" or "!="
+    op: str  # "", "==", "!=", or one of ORDER_OPS
     other: tuple[str, Any]  # ("key", name) or ("value", literal)
 
 
@@ -154,6 +156,8 @@ def _compile_cond(cond: Any, where: str) -> tuple[_Clause, ...]:
                 operand = ("key", other)
             else:
                 raise LabelError(f"{where}: bad operand {other!r} in {cond!r}")
+            if op in ORDER_OPS and operand[0] == "value" and not isinstance(operand[1], int):
+                raise LabelError(f"{where}: {op!r} compares numbers: {other!r} in {cond!r} is not one")
         out.append(_Clause(negate, key, op, operand))
     return tuple(out)
 

@@ -73,6 +73,8 @@ class Labels:
     role_rows: tuple[RoleRow, ...] = field(repr=False, default=())
     goal: _Template | None = field(repr=False, default=None)
     prompts: Mapping[str, _Template] = field(repr=False, default_factory=dict)
+    #: the glossary's terms, each as its variants (condition over the options, text)
+    terms: Mapping[str, tuple[tuple[tuple[_Clause, ...], str], ...]] = field(repr=False, default_factory=dict)
     #: each action's button words, made once: a state message names every legal action in every
     #: language, and an action's words depend on the action alone
     _buttons_made: dict[Action, Rich] = field(repr=False, default_factory=dict, compare=False)
@@ -136,6 +138,33 @@ class Labels:
         forms = self.data["ordinals"]
         return str(forms.get(plural_category(self.lang, n, ordinal=True), forms["other"])).replace("{n}", str(n))
 
+    def join(self, items: Sequence[str]) -> str:
+        """Items as the language lists them ("seat 1 and seat 3", "seat 0, seat 1, and seat 3";
+        "席1、席3"; "1번 자리와 3번 자리"): ``words.list_pair`` for two, ``words.list_sep``
+        between the first ones and ``words.list_last`` before the last of three or more (the
+        patterns of CLDR's list formats, written by each language's file)."""
+        items = [str(x) for x in items]
+        if len(items) < 2:
+            return "".join(items)
+        if len(items) == 2:
+            text = self.word("list_pair").replace("{0}", items[0]).replace("{1}", items[1])
+        else:
+            head = self.word("list_sep").join(items[:-1])
+            text = self.word("list_last").replace("{0}", head).replace("{1}", items[-1])
+        return korean.finish(text) if self.lang == "ko" else text
+
+    def glossary(self, options: Mapping[str, Any]) -> dict[str, str]:
+        """The game's terms explained under these options (``maps.glossary``: a text, or variants
+        whose ``if`` reads the options: a term whose meaning an option changes says what it
+        means in the game being played)."""
+        out: dict[str, str] = {}
+        ctx = _Context(options, {})
+        for term, variants in self.terms.items():
+            text = next((t for cond, t in variants if _holds(cond, ctx)), None)
+            if text is not None:
+                out[term] = text
+        return out
+
     def plural(self, word: str, n: int) -> str:
         """``n`` with ``plurals[word]`` in the form the language's plural rules give it."""
         forms = self.data["plurals"].get(word)
@@ -174,11 +203,24 @@ class Labels:
         return str(self.data["denominations"].get(denom, denom))
 
     def contract_text(self, level: int | str, denom: str, *, spoken: bool = False) -> str:
-        """``14♥`` (``14 hearts`` spoken); a denomination's word after a space (``14 노기루다``),
-        unless it is an abbreviation in capitals, which attaches like a symbol (``3NT``)."""
+        """``14♥`` (``14 hearts`` spoken, ``1 heart`` for one); a denomination's word after a
+        space (``14 no-trump``), unless it is an abbreviation in capitals, which attaches like a
+        symbol (``3NT``).  Said in words (spoken, or a denomination without a symbol), a contract
+        takes the form ``plurals.contract_<denomination>`` gives it where the file has one: the
+        number's plural form ("1 diamond") and the players' order ("스페이드 13", "노기루다 20")."""
+        if denom in SUIT_SYMBOLS and not spoken:
+            return f"{level}{SUIT_SYMBOLS[denom]}"
+        forms = self.data["plurals"].get(f"contract_{denom}")
+        if forms is not None:
+            try:
+                n = int(level)
+            except ValueError:
+                n = 0
+            form = forms.get(plural_category(self.lang, n), forms["other"])
+            return str(form).replace("{n}", str(level))
         name = self.denomination(denom, spoken=spoken)
         if denom in SUIT_SYMBOLS:
-            return f"{level} {name}" if spoken else f"{level}{name}"
+            return f"{level} {name}"
         return f"{level}{name}" if name.isascii() and name.isupper() else f"{level} {name}"
 
     def token_text(self, tok: Mapping[str, Any], *, spoken: bool = False) -> str:
@@ -390,6 +432,15 @@ def _truthy(v: Any) -> bool:
     return True
 
 
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+_ORDER: Final[dict[str, Callable[[Any, Any], bool]]] = {
+    "<": lambda a, b: bool(a < b), ">": lambda a, b: bool(a > b),
+    "<=": lambda a, b: bool(a <= b), ">=": lambda a, b: bool(a >= b)}
+
+
 def _holds(cond: Sequence[_Clause], ctx: _Context) -> bool:
     for c in cond:
         v = ctx.get(c.key)
@@ -399,7 +450,12 @@ def _holds(cond: Sequence[_Clause], ctx: _Context) -> bool:
                 ok = not ok
         else:
             other = ctx.get(c.other[1]) if c.other[0] == "key" else c.other[1]
-            ok = (v == other) if c.op == "==" else (v != other)
+            if c.op == "==":
+                ok = v == other
+            elif c.op == "!=":
+                ok = v != other
+            else:  # an order holds between numbers only (a missing value is no number)
+                ok = _number(v) and _number(other) and _ORDER[c.op](v, other)
         if not ok:
             return False
     return True
@@ -557,7 +613,7 @@ def _f_player(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None)
 
 
 def _f_players(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
-    return lab.word("item_sep").join(lab.name_of(int(x), names) for x in v or ())
+    return lab.join([lab.name_of(int(x), names) for x in v or ()])
 
 
 def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None) -> Any:
@@ -572,8 +628,8 @@ def _f_by_seat(v: Any, arg: str, lab: Labels, names: Sequence[str | None] | None
         else:
             shown = _plain(x, lab)
         if parts:
-            parts.append(lab.word("item_sep"))
-        parts.extend((f"{lab.name_of(seat, names)}: ", shown))
+            parts.append(lab.data["words"].get("seat_sep", lab.word("item_sep")))
+        parts.extend((lab.name_of(seat, names) + lab.data["words"].get("label_sep", ": "), shown))
     return _Frag(parts)
 
 
