@@ -300,20 +300,20 @@ def test_the_line_mode_says_which_rule_refuses_a_card_and_gives_a_hint(tmp_path:
 
 
 def test_the_line_mode_reads_a_count_a_seat_with_the_seats_names_and_the_instruction_once(tmp_path: Path) -> None:
-    """Kaedama in Japanese: "取ったトリック: あなた 0、席1（ふつう） 1、…", not "0 / 1 / 0"; and
+    """Kaedama in Japanese: "取ったトリック：あなた 0、席1（ふつう） 1、…", not "0 / 1 / 0"; and
     at its kaedama decision the instruction is said once (the prompt), not again as a status row
     named after the phase.  (Before, both: the bare counts, and the instruction twice.)"""
     game = make_game("kaedama", {"rounds": 1})
     out = io.StringIO()
     play_terminal(game, 0, ["normal", "normal"], 3, records=tmp_path, out=out, ask=lambda _: "1", lang="ja")
     text = out.getvalue()
-    assert re.search(r"  取ったトリック: あなた \d+、席1（ふつう） \d+、席2（ふつう） \d+\n", text)
-    assert not re.search(r"取ったトリック: \d+ / ", text)
+    assert re.search(r"  取ったトリック：あなた \d+、席1（ふつう） \d+、席2（ふつう） \d+\n", text)
+    assert not re.search(r"取ったトリック[:：] ?\d+ / ", text)
     blocks = text.split("\n\n")
-    kaedama = [b for b in blocks if "選択肢: 1) 替え玉する" in b]
+    kaedama = [b for b in blocks if "選択肢：1) 替え玉する" in b]
     assert kaedama
     for b in kaedama:
-        said = b.split("選択肢:")[0]
+        said = b.split("選択肢：")[0]
         assert said.count("見送るか") == 1, said
 
 
