@@ -62,7 +62,6 @@ def notation(deck: tuple[int, ...]) -> Notation:
 
 #: the two-joker notation, for card lists that belong to no game
 STANDARD = notation(tuple(range(54)))
-TEXT = STANDARD.texts
 text_of = STANDARD.text_of
 cards_enc = STANDARD.cards
 

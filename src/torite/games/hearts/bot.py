@@ -31,7 +31,6 @@ from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
 SPADES: Final = 3
 HEARTS: Final = 2
 ACE_SPADES: Final = QUEEN_SPADES + 2
-KING_SPADES: Final = QUEEN_SPADES + 1
 
 
 def danger(card: int, hand: int, queen_out: bool) -> float:

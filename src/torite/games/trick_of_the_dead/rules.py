@@ -51,7 +51,6 @@ CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
-CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
 CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
