@@ -84,7 +84,11 @@ class TrickOfTheDeadBot(Bot):
 
         best = sorted(hand, key=burial_score, reverse=True)[:2]
         want = (1 << best[0]) | (1 << best[1])
-        self.reason = Reason("bury", {"cards": [card_str(c) for c in sorted(best)]})
+        # the reason says what these two cards are (two clubs, a club and a spade, two spades or
+        # neither), so its words can claim only what is true of them
+        self.reason = Reason("bury", {"cards": [card_str(c) for c in sorted(best)],
+                                      "clubs": sum(c < 52 and c // 13 == CLUBS for c in best),
+                                      "spades": sum(c < 52 and c // 13 == SPADES for c in best)})
         return next(a for a in legal if a.cards == want)
 
     def _trump(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
