@@ -181,7 +181,11 @@ class Bounds:
 class Determinizer(Protocol):
     """Samples full states consistent with what one seat knows."""
 
-    def sample(self, rng: random.Random) -> State: ...
+    def sample(self, rng: random.Random) -> State:
+        """A full state drawn with ``rng``; the state may keep ``rng`` as its own generator of
+        future chance (a search's worlds live no longer than its decision, and seeding a new
+        generator for each cost more than the world itself: issue 37)."""
+        ...
 
 
 class Game(ABC):
@@ -330,7 +334,9 @@ class State(ABC):
         """The seats that decide now (several during a simultaneous phase); empty when over."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]: ...
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's choices now (empty when it has none): a sequence the caller must not
+        change, since a state may hand out the same one again (the kit's tables)."""
 
     @abstractmethod
     def apply(self, seat: int, action: Action) -> None:

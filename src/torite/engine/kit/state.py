@@ -21,13 +21,12 @@ from torite.engine.kit.declarations import OVER, PLAY
 from torite.engine.kit.statedata import G, StateData
 from torite.engine.kit.tables import (
     BELOW_SUIT,
-    CARD_OF_PLAY,
     ONE_SEAT,
     PLAYED,
     SEATS_OF,
     make_event,
 )
-from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
+from torite.engine.trick import _BY_SUIT, _JOKERS, PLAY_ACTIONS, play_actions
 
 
 # compiled, the kit's state is a native class; the example game and the tests' small games are
@@ -290,7 +289,7 @@ class TrickState(StateData[G]):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_play(self, seat: int) -> list[Action]:
+    def legal_play(self, seat: int) -> Sequence[Action]:
         return play_actions(self.playable(seat))
 
     def apply_play(self, seat: int, action: Action) -> None:
@@ -302,7 +301,11 @@ class TrickState(StateData[G]):
             return type(seat) is int and 0 <= seat < self.n and bool(self.pending >> seat & 1)
         return seat == self.turn and type(seat) is int and phase != OVER
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's choices now, lowest card first in a card phase.  An immutable sequence: a
+        play's is one of the kit's tables itself when the cards are of one suit (following suit,
+        mostly), never a copy, so no caller may change it (issue 37: the copy was a sixth of a
+        random round)."""
         phase = self.phase
         if phase == PLAY:  # the hot path: most decisions are cards to play
             if seat != self.turn:
@@ -311,10 +314,10 @@ class TrickState(StateData[G]):
             self._offer_seat, self._offer_mask = seat, m  # what apply checks a play against
             s = (m.bit_length() - 1) // 13
             if 0 <= s < 4 and not m & BELOW_SUIT[s]:  # one suit (following suit, mostly): one lookup
-                return list(_BY_SUIT[s][m >> 13 * s])
+                return _BY_SUIT[s][m >> 13 * s]
             t = _BY_SUIT
-            return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
-                    *_JOKERS[m >> 52 & 3]]
+            return (*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+                    *_JOKERS[m >> 52 & 3])
         if not self._may_decide(seat):
             return []
         return self._phases[phase][0](self, seat)
@@ -324,10 +327,13 @@ class TrickState(StateData[G]):
         :class:`IllegalAction` before anything changes."""
         phase = self.phase
         if phase == PLAY and seat == self.turn and type(seat) is int:
-            card = CARD_OF_PLAY.get(action)  # None unless a one-card ``play`` of the deck
+            # the card, by its index: a one-card ``play`` of the deck is the kit's own action for
+            # its card (or one equal to it, made elsewhere), with no dict to hash the action in
+            card = action.cards.bit_length() - 1
             # the cards legal_actions offered this seat, unless the state has moved on since
             m = self._offer_mask if self._offer_seat == seat else self.playable(seat)
-            if card is None or not (m & self.hands[seat]) >> card & 1:
+            if not 0 <= card < 54 or not (m & self.hands[seat]) >> card & 1 or (
+                    PLAY_ACTIONS[card] is not action and PLAY_ACTIONS[card] != action):
                 self._refuse_play(seat, action)
             self.play_card(seat, card)
             return

@@ -52,7 +52,6 @@ DIRECTIONS: Final = ("none", "left", "across", "right")
 ROTATION: Final = (1, 3, 2, 0)
 PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
-_CARD_OF_PASS: Final = {a: c for c, a in enumerate(PASS_ACTIONS)}
 CARD_TEXT: Final = CARD_TEXTS[:52]
 
 
@@ -66,13 +65,14 @@ def trick_winner_index(cards: list[int], led: int) -> int:
     return win
 
 
-#: the ``pass`` actions of the cards of one suit, by ``suit << 13 | bits`` (made as met): a
-#: legal-pass list is four lookups
-_PASSES: Final[dict[int, tuple[Action, ...]]] = {}
+#: the ``pass`` actions of the cards of one suit, indexed by ``suit << 13 | bits`` (made as met:
+#: a full table is 32,768 tuples, a game meets a few hundred): a legal-pass list is four lookups
+_PASSES: Final[list[tuple[Action, ...] | None]] = [None] * (4 << 13)
 
 
 def _passes(suit: int, bits: int) -> tuple[Action, ...]:
-    found = _PASSES[suit << 13 | bits] = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    found = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    _PASSES[suit << 13 | bits] = found
     return found
 
 
@@ -173,18 +173,19 @@ class HeartsState(TrickState[Hearts]):
                 self.leader = self.turn = s
 
     # --------------------------------------------------------------- passing
-    def legal_pass(self, seat: int) -> list[Action]:
+    def legal_pass(self, seat: int) -> Sequence[Action]:
         m = self.hands[seat] & ~self.passed[seat]
-        out: list[Action] = []
-        for s in range(4):
-            bits = m >> 13 * s & 8191
-            found = _PASSES.get(s << 13 | bits)
-            out += found if found is not None else _passes(s, bits)
-        return out
+        t = _PASSES
+        c, d, h, sp = m & 8191, m >> 13 & 8191, m >> 26 & 8191, m >> 39 & 8191
+        tc, td, th, ts = t[c], t[8192 | d], t[16384 | h], t[24576 | sp]
+        return (*(_passes(0, c) if tc is None else tc), *(_passes(1, d) if td is None else td),
+                *(_passes(2, h) if th is None else th), *(_passes(3, sp) if ts is None else ts))
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
-        card = _CARD_OF_PASS.get(action)  # None unless a one-card ``pass``
-        return card is not None and bool((self.hands[seat] & ~self.passed[seat]) >> card & 1)
+        # a one-card ``pass`` of the deck: the game's own action for its card, or one equal to it
+        card = action.cards.bit_length() - 1
+        return (0 <= card < 52 and (PASS_ACTIONS[card] is action or PASS_ACTIONS[card] == action)
+                and bool((self.hands[seat] & ~self.passed[seat]) >> card & 1))
 
     def apply_pass(self, seat: int, action: Action) -> None:
         self.passed[seat] |= action.cards
