@@ -256,7 +256,8 @@ def test_the_house_rules_table_lists_every_house_rule_with_its_default_and_range
         row = rows[spec.name]
         assert row["default"] == f"`{spec.default}`"
         assert {spec.minimum, spec.maximum} <= numbers(row["text"]), f"{spec.name}: its range"
-        assert words[spec.name]["help"] in row["text"], f"{spec.name}: the {lang} labels' help"
+        help_text = unicodedata.normalize("NFKC", words[spec.name]["help"])
+        assert help_text in row["text"], f"{spec.name}: the {lang} labels' help"
 
 
 def allowed_values(spec: OptionSpec) -> list[str]:

@@ -24,11 +24,17 @@ from torite.record import Record, RecordError, replay, start_record
 #: the points (the same actions, other points) and stays within the game's bounds
 CHANGED: dict[str, dict[str, int]] = {
     "hearts": {"heart_points": 2, "queen_points": 5},
+    "trick-of-the-dead": {"club_points": -4, "joker_points": 10},
+    "kaedama": {"reversal_points": 3, "most_tricks_bonus": 5},
+    "good-cop": {"penalty_points": 3},
 }
 #: per game: a seed and house rules under which the ``normal`` bot's first decision differs from
 #: its decision under the defaults (the bot reads the values it is given)
 BOT_CHANGES: dict[str, tuple[int, dict[str, int]]] = {
     "hearts": (0, {"queen_points": 1, "heart_points": 5}),
+    "trick-of-the-dead": (0, {"club_points": -6}),
+    "kaedama": (1, {"reversal_points": 5}),
+    "good-cop": (0, {"penalty_points": 5}),
 }
 
 HOUSE_GAMES = [g for g in game_ids() if game_class(g).house_rules()]
@@ -120,20 +126,32 @@ def test_hearts_scores_a_heart_and_the_queen_at_the_house_values() -> None:
         assert list(state.result().round_scores[0]) == points
 
 
+def first_different_choice(game_id: str, seed: int, options: Mapping[str, Any]) -> tuple[int, str, str] | None:
+    """Two games of ``normal`` bots in lockstep, one under the defaults and one under
+    ``options``, the same seed and bot generators: at each decision both bots choose on their
+    own state, and while they agree the same action goes to both.  The first decision where they
+    differ (its index and the two choices), or None if they never do."""
+    games = [make_game(game_id), make_game(game_id, dict(options))]
+    states = [g.new_state(seed, max_rounds=1) for g in games]
+    bots = [[make_bot("normal", g, s, random.Random(seed * 7 + s)) for s in range(g.num_players)] for g in games]
+    step = 0
+    while not states[0].is_over():
+        seat = states[0].to_act()[0]
+        chosen = [b[seat].act(st.observation(seat), st.legal_actions(seat)) for b, st in zip(bots, states)]
+        if chosen[0] != chosen[1]:
+            return step, games[0].action_text(chosen[0]), games[1].action_text(chosen[1])
+        for st in states:
+            st.apply(seat, chosen[0])
+        step += 1
+    return None
+
+
 @pytest.mark.parametrize("game_id", sorted(BOT_CHANGES))
 def test_the_normal_bot_reads_the_house_rules_it_is_given(game_id: str) -> None:
-    """A seeded decision the ``normal`` bot makes otherwise when a value it reads changes."""
+    """A seeded game where the ``normal`` bot decides otherwise when a value it reads changes."""
     seed, options = BOT_CHANGES[game_id]
-    cls = game_class(game_id)
-    assert set(options) <= house_rules_read("normal", cls)
-    chosen = []
-    for opts in ({}, options):
-        game = make_game(game_id, opts)
-        state = game.new_state(seed, max_rounds=1)
-        seat = state.to_act()[0]
-        bot = make_bot("normal", game, seat, random.Random(0))
-        chosen.append(bot.act(state.observation(seat), state.legal_actions(seat)))
-    assert chosen[0] != chosen[1], f"{game_id}: the normal bot ignored {options}"
+    assert set(options) <= house_rules_read("normal", game_class(game_id))
+    assert first_different_choice(game_id, seed, options) is not None, f"{game_id}: the normal bot ignored {options}"
 
 
 def test_compare_says_which_bot_ignores_a_changed_house_rule() -> None:
