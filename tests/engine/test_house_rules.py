@@ -20,13 +20,14 @@ from torite.engine.base import Game, OptionError, State
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.record import Record, RecordError, replay, start_record
 
-#: per game: house rules set away from their defaults, for the tests that a changed value changes
-#: the points (the same actions, other points) and stays within the game's bounds
+#: per game: house rules set away from their defaults (and the options under which they count),
+#: for the test that a changed value changes the points (the same actions, other points)
 CHANGED: dict[str, dict[str, int]] = {
     "hearts": {"heart_points": 2, "queen_points": 5},
     "trick-of-the-dead": {"club_points": -4, "joker_points": 10},
     "kaedama": {"reversal_points": 3, "most_tricks_bonus": 5},
     "good-cop": {"penalty_points": 3},
+    "seconds": {"edition": "2021", "exact3_points": 25},
 }
 #: per game: a seed and house rules under which the ``normal`` bot's first decision differs from
 #: its decision under the defaults (the bot reads the values it is given)
@@ -36,6 +37,9 @@ BOT_CHANGES: dict[str, tuple[int, dict[str, int]]] = {
     "kaedama": (1, {"reversal_points": 5}),
     "good-cop": (0, {"penalty_points": 5}),
 }
+
+#: rounds to play where the house rules count only in a later round (Seconds' eighth deal)
+ROUNDS: dict[str, int] = {"seconds": 8}
 
 HOUSE_GAMES = [g for g in game_ids() if game_class(g).house_rules()]
 
@@ -86,12 +90,16 @@ def test_a_changed_house_rule_changes_the_points_of_the_same_play(game_id: str) 
     """The same seeded actions under the defaults and under changed house rules: the rules of
     play are the same, the points are not (in some of a few games), and each stays within the
     bounds the game declares under its house rules."""
-    plain, house = make_game(game_id), make_game(game_id, CHANGED[game_id])
-    assert house.changed_house_rules() == CHANGED[game_id]
+    names = {s.name for s in game_class(game_id).house_rules()}
+    rules = {k: v for k, v in CHANGED[game_id].items() if k in names}
+    plain = make_game(game_id, {k: v for k, v in CHANGED[game_id].items() if k not in names})
+    house = make_game(game_id, CHANGED[game_id])
+    assert house.changed_house_rules() == rules and rules
     differ = 0
+    rounds = ROUNDS.get(game_id, 1)
     for seed in range(6):
-        base, actions = play_random(plain, seed)
-        changed = replay_actions(house, seed, actions)
+        base, actions = play_random(plain, seed, max_rounds=rounds)
+        changed = replay_actions(house, seed, actions, max_rounds=rounds)
         assert changed.is_over()
         differ += changed.result().round_scores != base.result().round_scores
         lo, hi = house.bounds().round_score

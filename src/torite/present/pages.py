@@ -13,7 +13,7 @@ from torite.engine.base import Game, OptionError
 #: table's heads (the first is what the rules-page tests know the table by).
 HOUSE_WORDS: Final = {
     "en": ("House rules",
-           "Rule values a table may change: set one with `-o name=value` or under the lobby's house "
+           "Rule values a table may change: set them with `-o name=value` or under the lobby's house "
            "rules; a record keeps them, so its game replays.",
            ("house rule", "default", "range", "effect")),
     "ja": ("ハウスルール",
