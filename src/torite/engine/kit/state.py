@@ -7,9 +7,10 @@ hooks and its ``legal_``/``apply_`` pairs.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NoReturn, Self
+from typing import Any, Final, NoReturn, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -467,6 +468,41 @@ class TrickState(StateData[G]):
                     mine[name] = value[:] if name in lists else value
         return new
 
+    def _data(self) -> dict[str, Any]:
+        """Every attribute of the game in progress (the kit's, the game's, an outside subclass's
+        instance dict), without what the game fixes and :meth:`_bind` makes again (the notation,
+        the class's hook flags and phases) or what a copy starts without (the offer, the events
+        not yet made: they are made into ``events`` first)."""
+        out: dict[str, Any] = {"events": self.events}
+        names = dict.fromkeys([*_COPIED, *self._info.own])
+        for name in names:
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                out[name] = value
+        extra: dict[str, Any] | None = getattr(self, "__dict__", None)
+        if extra:
+            out.update(extra)
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, its game and its attributes (:meth:`_data`), rebuilt by
+        :func:`rebuild`: compiled, a native class's default pickle would call ``__init__``
+        without the game; ``copy.copy`` and ``copy.deepcopy`` (pyspiel copies a Python state
+        so) go through :meth:`__copy__` and :meth:`__deepcopy__`."""
+        return rebuild, (type(self), self.game, self._data())
+
+    def __copy__(self) -> Self:
+        """A copy that plays on independently of this state: :meth:`clone`."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy sharing nothing with this state but its game (fixed once made, and what every
+        state of the game shares: it is not copied)."""
+        memo[id(self.game)] = self.game
+        new = rebuild(type(self), self.game, copy.deepcopy(self._data(), memo))
+        memo[id(self)] = new
+        return new
+
     # ------------------------------------------------------------------ information
     def observation(self, seat: int | None) -> dict[str, Any]:
         return views.observation(self, seat)
@@ -488,9 +524,31 @@ class TrickState(StateData[G]):
 #: a missing attribute, for ``clone``
 _UNSET: Final[Any] = object()
 
+
+#: a state class, for :func:`rebuild`
+S = TypeVar("S", bound="TrickState[Any]")
+
+
+def rebuild(cls: type[S], game: Any, data: Mapping[str, Any]) -> S:
+    """A state of ``cls`` from its game and its attributes (:meth:`TrickState._data`): what
+    pickle and ``copy.deepcopy`` make of a state."""
+    new = cls(game, shell=True)
+    new._bind(game)
+    new._offer_seat, new._offer_mask = -1, 0
+    for name, value in data.items():
+        setattr(new, name, value)
+    return new
+
 #: the attributes of :class:`TrickState` itself (``clone`` copies them one by one): its slots and
 #: its data's, or compiled, its native attributes
 _KIT_ATTRIBUTES: Final = (frozenset(getattr(StateData, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__mypyc_attrs__", ()))
                    | {"events", "_events", "_later", "__dict__", "__weakref__"})
+
+#: the kit's attributes of a game in progress that pickle and ``copy.deepcopy`` carry (the rest
+#: of its slots are fixed by the game: :meth:`TrickState._bind` makes them again)
+_COPIED: Final = tuple(sorted((frozenset(getattr(StateData, "__slots__", ()))
+                               | frozenset(getattr(StateData, "__mypyc_attrs__", ())))
+                              - {"game", "notation", "_texts", "events", "_events", "_later", "__dict__",
+                                 "__weakref__"}))
