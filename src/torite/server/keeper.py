@@ -20,7 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from torite.engine.registry import make_game
 from torite.server.bots import BotPool
 from torite.server.cluster import Cluster
-from torite.server.live import SETTINGS, LiveTable, Seat, TableError
+from torite.server.live import SETTINGS, LiveTable, Seat, TableError, stop_after
 from torite.server.store import DB_THREADS, Append, Store, TableRow
 
 log = logging.getLogger("torite.server")
@@ -113,7 +113,8 @@ class TableKeeper:
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = make_game(row.game, row.options)
-        state = game.new_state(row.seed)
+        stop = stop_after(game)
+        state = game.new_state(row.seed, max_rounds=stop)
         for i, (seat, text) in enumerate(row.actions):
             if seat not in state.to_act():
                 raise ValueError(f"action {i} ({seat}: {text!r}) is out of turn")
@@ -124,7 +125,7 @@ class TableKeeper:
         settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
         table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
                           created=row.created, actions=list(row.actions), finished=row.finished,
-                          rematch=row.rematch, joined=row.joined,
+                          rematch=row.rematch, joined=row.joined, max_rounds=stop,
                           hints=[h for h in row.hints if 0 <= h < len(seats)])
         return table
 

@@ -31,11 +31,13 @@ from torite.present import labels
 from torite.record import Record, RecordError
 from torite.replay import OPEN, Replay, Viewer
 from torite.server.bots import BotPool
-from torite.server.live import SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
+from torite.server.live import MAX_GAME_ACTIONS, SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
 
 #: the longest record a page may send (bytes) and replay (actions): a whole long game fits
 MAX_RECORD_BYTES: Final = 1 << 20
 MAX_STEPS: Final = 5000
+#: the longest table replayed (a table plays at most MAX_GAME_ACTIONS; older ones may be longer)
+MAX_TABLE_STEPS: Final = 2 * MAX_GAME_ACTIONS
 #: records kept checked in memory (each holds a state a step)
 CACHE_SIZE: Final = 6
 #: the bot asked "what would it play here?" unless another level is named
@@ -48,7 +50,6 @@ class BadRecord(TableError):
 
     def __init__(self, e: RecordError | str) -> None:
         super().__init__("bad_record", f"this record cannot be replayed: {e}")
-        self.detail: dict[str, Any] = {}
         if isinstance(e, RecordError) and e.action is not None:
             self.detail = {"action": e.action, "seat": e.seat, "text": e.text, "reason": e.reason}
 
@@ -123,6 +124,10 @@ class Replays:
     async def of_table(self, table: LiveTable) -> Replay:
         """A table's record as it stands (a finished table's is kept; one in play is read again
         as it grows)."""
+        if len(table.actions) > MAX_TABLE_STEPS:  # a table from before games at a table were bounded
+            raise TableError("too_long", f"this table's game has {len(table.actions)} actions: more than "
+                                         f"{MAX_TABLE_STEPS} are not replayed here (its record downloads once "
+                                         "it is over; `torite replay FILE --view` shows any)")
         key = f"t:{table.id}:{len(table.actions)}"
         hit = self._get(key)
         if hit is not None:

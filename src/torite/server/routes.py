@@ -25,7 +25,7 @@ from torite.present.languages import LANGUAGES
 from torite.present.pages import rules_page
 from torite.server import replays as replaying
 from torite.server.guards import client_key, error, manager_of, read_json
-from torite.server.live import SETTINGS, LiveTable, TableError, bot_names
+from torite.server.live import SETTINGS, LiveTable, TableError, bot_names, check_length
 from torite.server.markdown import to_html
 
 log = logging.getLogger("torite.server")
@@ -200,6 +200,10 @@ async def preview(request: Request) -> Response:
         return JSONResponse({"error": "bad_options", "message": str(e), "conflict": e.options}, status_code=400)
     except OptionError as e:
         return error("bad_options", str(e))
+    try:
+        check_length(game)
+    except TableError as e:  # the most rounds allowed, for the lobby to say in its reader's language
+        return JSONResponse({"error": e.code, "message": str(e), **e.detail}, status_code=400)
     return JSONResponse({"game": game.id, "options": game.options, "players": game.num_players,
                          "goal": labels.goal_texts(game)})
 

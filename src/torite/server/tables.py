@@ -42,8 +42,10 @@ from torite.server.live import (
     Seat,
     TableError,
     bot_names,
+    check_length,
     hash_token,
     log_line,
+    stop_after,
 )
 from torite.server.peers import EXPIRED, TablePeers
 from torite.server.store import TableGone, TableRow
@@ -186,6 +188,7 @@ class TableManager(TablePeers):
             game = make_game(game_id, options or {})
         except OptionError as e:
             raise TableError("bad_options", str(e)) from None
+        check_length(game)
         n = game.num_players
         if not isinstance(seats, Sequence) or len(seats) != n:
             raise TableError("bad_seats", f"{game.title} with these options needs {n} seats")
@@ -229,12 +232,13 @@ class TableManager(TablePeers):
                    seed: int | None) -> tuple[LiveTable, TableRow]:
         if seed is None:
             seed = secrets.randbelow(2**53)
-        state = game.new_state(seed)
+        stop = stop_after(game)
+        state = game.new_state(seed, max_rounds=stop)
         now = time.time()
         # a table of bots has nobody to wait for: it counts as joined from the start
         joined = None if any(s.kind == "human" for s in seats) else now
         table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seats,
-                          settings=settings, created=now, joined=joined)
+                          settings=settings, created=now, joined=joined, max_rounds=stop)
         row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
                        seats=[{"kind": s.kind, "level": s.level, "name": s.name, **({"host": True} if s.host else {})}
                               for s in seats],
