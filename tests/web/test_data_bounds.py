@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import pytest
 
 with warnings.catch_warnings():
@@ -60,3 +61,43 @@ def test_a_game_to_a_far_target_stops_after_the_rounds_a_table_plays(client: Tes
     most = most_rounds_here(table.game)
     assert table.state.max_rounds == most and table.record().max_rounds == most
     assert Record.from_json(table.record().to_json()).max_rounds == most
+
+
+# ------------------------------------------------------------------ 4. hints
+def test_a_hint_is_the_askers_alone_and_a_count_not_a_row_per_ask(client: TestClient) -> None:
+    from sqlalchemy import func, select
+
+    from torite.server.store import hint_counts_t, hints_t
+
+    from .test_server import is_state, join, recv_until
+
+    r = create(client, "trick-of-the-dead", {}, [{"kind": "human"}] * 3)
+    t = r.json()
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as watcher:
+        first = join(watcher, None)
+        seat = first["to_act"][0]
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            mine = join(ws, seat, t["seats"][seat]["token"])
+            # the seat joining shows it connected: the watcher's one state for it
+            recv_until(watcher, lambda m: is_state(m) and m["seats"][seat]["connected"])
+            for _ in range(8):
+                ws.send_json({"type": "hint"})
+                assert recv_until(ws, lambda m: m["type"] in ("hint", "error"))["type"] == "hint"
+            watcher.send_json({"type": "ping"})
+            got = watcher.receive_json()
+            assert got["type"] == "pong", got  # no state came for the seat's hints
+            ws.send_json({"type": "act", "action": mine["legal"][0]["text"]})
+            m = recv_until(watcher, lambda m: is_state(m) and m["n"] == 1)
+            assert m["hints"][seat] == 8  # the count shows in everyone's next state
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = client.portal.call(manager.get, t["id"])  # type: ignore[union-attr]
+    assert table.record().hints[seat] == 8
+    for _ in range(50):  # the count's writes are in the background
+        if table.hints_saved[seat] == 8:
+            break
+        client.portal.call(anyio.sleep, 0.05)  # type: ignore[union-attr]
+    with manager.store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(hints_t)).scalar_one() == 0
+        rows = conn.execute(select(hint_counts_t.c.seat, hint_counts_t.c.count)).all()
+    assert [tuple(x) for x in rows] == [(seat, 8)]
+    assert manager.store.load_table(t["id"]).hints[seat] == 8

@@ -56,6 +56,8 @@ class TableKeeper:
         #: SQLite: actions waiting for the writer thread, which takes all of them at once
         self._appends: list[tuple[Append, asyncio.Future[None]]] = []
         self._appending = False
+        #: (table, seat) whose hint count is being written
+        self._hint_writes: set[tuple[str, int]] = set()
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
         """Store calls off the event loop (SQLite: on one thread, its one writer; PostgreSQL: on
@@ -126,7 +128,7 @@ class TableKeeper:
         table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
                           created=row.created, actions=list(row.actions), finished=row.finished,
                           rematch=row.rematch, joined=row.joined, max_rounds=stop,
-                          hints=[h for h in row.hints if 0 <= h < len(seats)])
+                          hints=(row.hints + [0] * len(seats))[:len(seats)])
         return table
 
     async def _revive(self, row: TableRow) -> LiveTable | None:

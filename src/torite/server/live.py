@@ -203,8 +203,10 @@ class LiveTable:
     used: float = field(default_factory=time.monotonic)
     #: the game stops after this many rounds (:func:`stop_after`: a game played to a target)
     max_rounds: int | None = None
-    #: the seat of each hint taken, in order (the record counts them)
+    #: how many hints each seat took (the record counts them)
     hints: list[int] = field(default_factory=list)
+    #: of those, how many the store has counted (the rest are being written)
+    hints_saved: list[int] = field(default_factory=list)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     #: what was rendered, per reader: (seat or None, language or None for every language)
@@ -222,6 +224,9 @@ class LiveTable:
             self.decisions = [0] * len(self.seats)
             for seat, _ in self.actions:
                 self.decisions[seat] += 1
+        if len(self.hints) != len(self.seats):
+            self.hints = [0] * len(self.seats)
+        self.hints_saved = list(self.hints)
 
     @property
     def over(self) -> bool:
@@ -313,10 +318,7 @@ class LiveTable:
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat took."""
-        out = [0] * len(self.seats)
-        for s in self.hints:
-            out[s] += 1
-        return out
+        return list(self.hints)
 
     def _moments(self, key: int | None) -> dict[str, Any]:
         """What the table shows beside the seat's view: the idle clocks running now, the

@@ -431,15 +431,32 @@ class TableManager(TablePeers):
             raise TableError("no_hint", "no hint can be made now") from None
         langs = None if lang is None else (lang,)
         texts = labels.view_texts(table.game, obs, [action], table.seat_names(), langs)
-        idx = len(table.hints)
-        table.hints.append(seat)
-        try:
-            await self._db_call(self.store.add_hint, table.id, idx, seat)
-        except Exception:
-            log.exception("cannot store hint %d of table %s", idx, table.id)
-        table.touch()
+        table.hints[seat] += 1
+        self._count_hints(table, seat)
+        # the asker's alone: nobody else's view changes (no state to the others; the count shows
+        # in everyone's next state)
         return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
                 "reason": labels.hint_texts(table.game, reason, table.seat_names(), langs)}
+
+    def _count_hints(self, table: LiveTable, seat: int) -> None:
+        """The store counts the seat's hints up, one write at a time a seat: asks that come while
+        one is written are counted by the next, so a flood of asks is a few writes."""
+        key = (table.id, seat)
+        if key in self._hint_writes:
+            return
+        self._hint_writes.add(key)
+
+        async def write() -> None:
+            try:
+                while (more := table.hints[seat] - table.hints_saved[seat]) > 0:
+                    await self._db_call(self.store.add_hints, table.id, seat, more)
+                    table.hints_saved[seat] += more
+            except Exception:
+                log.exception("cannot count the hints of seat %d of table %s", seat, table.id)
+            finally:
+                self._hint_writes.discard(key)
+
+        self._background_task(write())
 
     # ---------------------------------------------------------------- actions
     async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:
