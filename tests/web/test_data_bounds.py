@@ -101,3 +101,76 @@ def test_a_hint_is_the_askers_alone_and_a_count_not_a_row_per_ask(client: TestCl
         rows = conn.execute(select(hint_counts_t.c.seat, hint_counts_t.c.count)).all()
     assert [tuple(x) for x in rows] == [(seat, 8)]
     assert manager.store.load_table(t["id"]).hints[seat] == 8
+
+
+# ------------------------------------------------------------------ 11. acks, spectators
+def test_an_ack_names_its_own_position_even_when_the_table_moved_on_meanwhile(client: TestClient) -> None:
+    """Another process's action read between an action and its answer (PostgreSQL, two
+    processes) must not make the ack name a later position than the one it took."""
+    from .test_server import join, recv_until
+
+    t = create(client, "trick-of-the-dead", {}, [{"kind": "human"}] * 3).json()
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = client.portal.call(manager.get, t["id"])  # type: ignore[union-attr]
+    seat = table.state.to_act()[0]
+    real = manager._update_idle
+
+    def meanwhile(tbl: Any, acted: int | None = None, **kw: Any) -> None:
+        real(tbl, acted=acted, **kw)
+        if acted == seat and len(tbl.actions) == 1:  # the next seat's action, caught up from elsewhere
+            nxt = tbl.state.to_act()[0]
+            action = tbl.state.legal_actions(nxt)[0]
+            tbl.state.apply(nxt, action)
+            tbl.actions.append((nxt, tbl.game.action_text(action)))
+
+    manager._update_idle = meanwhile
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        m = join(ws, seat, t["seats"][seat]["token"])
+        ws.send_json({"type": "act", "action": m["legal"][0]["text"]})
+        ack = recv_until(ws, lambda x: x["type"] in ("ack", "error"))
+    assert ack["type"] == "ack" and ack["n"] == 1 and len(table.actions) == 2
+    manager._update_idle = real
+    # over HTTP too
+    seat2 = table.state.to_act()[0]
+    text = table.game.action_text(table.state.legal_actions(seat2)[0])
+    r = client.post(f"/api/tables/{t['id']}/actions", json={"seat": seat2, "token": t["seats"][seat2]["token"],
+                                                            "action": text})
+    assert r.status_code == 200 and r.json()["n"] == 3
+
+
+def test_spectators_that_leave_leave_nothing_behind(client: TestClient) -> None:
+    import gc
+    import weakref
+
+    from torite.server.live import Connection
+
+    from .test_server import join
+
+    t = create(client, "trick-of-the-dead", {}, [{"kind": "human"}] * 3).json()
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = client.portal.call(manager.get, t["id"])  # type: ignore[union-attr]
+    made: list[weakref.ref[Connection]] = []
+    real_attach = manager.attach
+
+    def attach(tbl: Any, conn: Connection, *args: Any, **kw: Any) -> None:
+        made.append(weakref.ref(conn))
+        real_attach(tbl, conn, *args, **kw)
+
+    manager.attach = attach
+    for i in range(30):
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            ws.send_json({"type": "join", "seat": None, "lang": ("en", "ja", "ko", None)[i % 4]})
+            join(ws, None)
+            ws.send_json({"type": "sync"})
+            ws.send_json({"type": "ping"})
+            while ws.receive_json()["type"] != "pong":
+                pass
+    manager.attach = real_attach
+    assert len(made) == 60
+    assert table.conns == set()
+    counts = client.app.state.sockets  # type: ignore[attr-defined]
+    assert counts.by_table == {} and counts.by_address == {}
+    gc.collect()
+    assert [r for r in made if r() is not None] == []  # every connection's state is freed
+    # what the table keeps per reader is per seat and language, not per socket
+    assert len(table._logs) <= 4 and len(table._views) <= 4

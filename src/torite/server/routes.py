@@ -307,9 +307,9 @@ async def post_action(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     table, seat, body = got
-    canonical = await manager_of(request).act(table, seat, body.get("action"),  # type: ignore[arg-type]
-                                              decision=body.get("decision"))
-    return JSONResponse({"ok": True, "action": canonical, "n": len(table.actions)})
+    canonical, n = await manager_of(request).act_placed(table, seat, body.get("action"),  # type: ignore[arg-type]
+                                                        decision=body.get("decision"))
+    return JSONResponse({"ok": True, "action": canonical, "n": n})
 
 
 async def rematch(request: Request) -> Response:

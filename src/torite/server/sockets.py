@@ -124,7 +124,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             return
         conn.hold = True  # the answer first, then the state it changed
         try:
-            canonical = await manager.act(table, conn.seat, action, decision=msg.get("decision"))
+            canonical, n = await manager.act_placed(table, conn.seat, action, decision=msg.get("decision"))
         except TableError as e:
             # the sender only: its state is the table's (every change reaches it), so nothing is resent
             _err(conn, e.code, str(e))
@@ -132,7 +132,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         finally:
             conn.hold = False
             conn.wake.set()
-        conn.push({"type": "ack", "action": canonical, "n": len(table.actions)})
+        conn.push({"type": "ack", "action": canonical, "n": n})  # its own position, never a later one
     elif kind == "back":
         if conn.seat is not None:
             manager.returned(table, conn.seat)

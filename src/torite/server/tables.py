@@ -465,6 +465,13 @@ class TableManager(TablePeers):
         ``decision``, when given, is the number of the seat's decision the action answers (the
         state's ``decision_no``): if the seat has decided since, the action is refused as stale
         rather than taken as the answer to a question it was not meant for."""
+        return (await self.act_placed(table, seat, text, decision=decision, by_bot=by_bot))[0]
+
+    async def act_placed(self, table: LiveTable, seat: int, text: str, *, decision: Any = None,
+                         by_bot: bool = False) -> tuple[str, int]:
+        """:meth:`act`, and the position the action took: the number of actions up to and with
+        it, which an ack names (the table's length when the answer is written may be more:
+        another seat's action, or another process's read meanwhile)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
         if decision is not None and (isinstance(decision, bool) or not isinstance(decision, int)):
@@ -474,7 +481,7 @@ class TableManager(TablePeers):
         return await asyncio.shield(self._act_locked(table, seat, text, decision, by_bot))
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, decision: int | None,
-                          by_bot: bool) -> str:
+                          by_bot: bool) -> tuple[str, int]:
         async with table.lock:
             for attempt in range(CONFLICT_RETRIES + 1):
                 new, canonical = self._check(table, seat, text, decision, by_bot)
@@ -513,7 +520,7 @@ class TableManager(TablePeers):
             table.touch()
         self._update_idle(table, acted=seat)
         table.wake.set()
-        return canonical
+        return canonical, idx + 1
 
     @staticmethod
     def _check(table: LiveTable, seat: int, text: str, decision: int | None, by_bot: bool) -> tuple[State, str]:
