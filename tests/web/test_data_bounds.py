@@ -174,3 +174,103 @@ def test_spectators_that_leave_leave_nothing_behind(client: TestClient) -> None:
     assert [r for r in made if r() is not None] == []  # every connection's state is freed
     # what the table keeps per reader is per seat and language, not per socket
     assert len(table._logs) <= 4 and len(table._views) <= 4
+
+
+# ------------------------------------------------------------------ 2. records sent by a page
+def finished_record(seed: int, game_id: str = "trick-of-the-dead", **options: Any) -> dict[str, Any]:
+    from torite.sim import play
+
+    game = make_game(game_id, options)
+    rec = play(game, ["random"] * game.num_players, seed, max_rounds=1, keep_record=True)[1]
+    assert rec is not None
+    out: dict[str, Any] = rec.to_json()
+    return out
+
+
+def test_a_record_over_its_bound_is_a_clear_413_and_nothing_is_kept(client: TestClient) -> None:
+    from torite.server.replays import MAX_RECORD_BYTES, MAX_RECORD_ENVELOPE
+
+    rec = finished_record(1)
+    rec["seats"] = [s + " " * (MAX_RECORD_BYTES // 3) for s in rec["seats"]]
+    r = client.post("/api/replay", json={"record": rec, "step": 0})
+    assert r.status_code == 413 and r.json()["error"] == "too_large", r.text
+    assert f"at most {MAX_RECORD_BYTES // 1024} KiB" in r.json()["message"]
+    huge = b'{"record": "' + b"x" * MAX_RECORD_ENVELOPE + b'"}'
+    r = client.post("/api/replay", content=huge, headers={"content-type": "application/json"})
+    assert r.status_code == 413
+    assert len(client.app.state.replays) == 0  # type: ignore[attr-defined]
+
+
+def test_the_replay_cache_is_bounded_by_the_bytes_its_replays_hold() -> None:
+    from torite.replay import Replay
+    from torite.server.replays import CACHE_BYTES, Replays
+
+    assert CACHE_BYTES <= 64 << 20
+    rps = [Replay(Record.from_json(finished_record(seed))) for seed in range(6)]
+    cache = Replays(max_bytes=3 * max(rp.weight() for rp in rps))
+    for i, rp in enumerate(rps):
+        cache._put(f"k{i}", rp)
+        assert cache.bytes <= cache.max_bytes
+        assert cache.bytes == sum(w for _, w in cache._kept.values())
+    assert 2 <= len(cache) <= 3 and cache._get("k5") is rps[5] and cache._get("k0") is None  # the oldest went
+    small = Replays(max_bytes=rps[0].weight() - 1)
+    assert small._put("big", rps[0]) is rps[0] and len(small) == 0  # answered, not kept
+
+
+def test_new_records_are_paced_per_address_and_the_cached_ones_still_step(client: TestClient) -> None:
+    from torite.server.pacing import BUILD_BURST
+
+    first = finished_record(100)
+    assert client.post("/api/replay", json={"record": first, "step": 1}).status_code == 200
+    codes = [client.post("/api/replay", json={"record": finished_record(seed), "step": 0}).status_code
+             for seed in range(BUILD_BURST + 2)]
+    assert codes.count(200) == BUILD_BURST - 1 and codes[-1] == 429
+    r = client.post("/api/replay", json={"record": finished_record(999), "step": 0})
+    assert r.status_code == 429 and r.json()["error"] == "slow_down" and r.json()["detail"]["retry_after"] >= 1
+    assert "new records to replay" in r.json()["message"]
+    # a record already checked still steps; another address is not held up
+    assert client.post("/api/replay", json={"record": first, "step": 2}).status_code == 200
+    with TestClient(client.app, client=("10.0.0.2", 5000)) as other:
+        assert other.post("/api/replay", json={"record": finished_record(999), "step": 0}).status_code == 200
+
+
+# ------------------------------------------------------------------ 5. suggestions
+def finished_table(client: TestClient) -> str:
+    import time
+
+    t = create(client, "trick-of-the-dead", {"target": 1}, BOTS3).json()
+    for _ in range(400):
+        if client.get(f"/api/tables/{t['id']}").json()["over"]:
+            return str(t["id"])
+        time.sleep(0.05)
+    raise AssertionError("the bots' game did not end")
+
+
+def a_decision(client: TestClient, tid: str) -> tuple[int, int]:
+    rec = Record.from_json(client.get(f"/api/tables/{tid}/record").json())
+    _, state = rec.new_game()
+    return 0, state.to_act()[0]
+
+
+def test_a_suggestion_is_at_most_hard_same_site_paced_and_queued(client: TestClient) -> None:
+    from torite.server.pacing import SUGGEST_AT_ONCE, SUGGEST_BURST
+
+    tid = finished_table(client)
+    step, seat = a_decision(client, tid)
+    url = f"/api/tables/{tid}/replay/suggest?step={step}&seat={seat}"
+    r = client.get(url + "&level=expert")
+    assert r.status_code == 400 and r.json()["error"] == "bad_bot" and "at most hard" in r.json()["message"]
+    for headers in ({"origin": "https://elsewhere.example"}, {"sec-fetch-site": "cross-site"}):
+        r = client.get(url + "&level=normal", headers=headers)
+        assert r.status_code == 403 and r.json()["error"] == "bad_origin", headers
+    assert client.get(url + "&level=normal", headers={"sec-fetch-site": "same-origin"}).status_code == 200
+    pacing = client.app.state.pacing  # type: ignore[attr-defined]
+    pacing.suggesting = SUGGEST_AT_ONCE  # every place taken
+    r = client.get(url + "&level=normal")
+    assert r.status_code == 503 and r.json()["error"] == "busy"
+    pacing.suggesting = 0
+    codes = [client.get(url + "&level=normal").status_code for _ in range(SUGGEST_BURST + 2)]
+    assert codes[-1] == 429 and 200 in codes
+    rec = client.get(f"/api/tables/{tid}/record").json()
+    r = client.post("/api/replay/suggest", json={"record": rec, "step": step, "seat": seat, "level": "normal"})
+    assert r.status_code == 429 and r.json()["error"] == "slow_down"

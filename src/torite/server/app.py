@@ -91,6 +91,7 @@ from torite.server.bots import BotPool
 from torite.server.guards import SecurityHeaders, WriteGuard, table_error
 from torite.server.limits import ServerLimits
 from torite.server.live import TableError
+from torite.server.pacing import Pacing
 from torite.server.routes import (
     LANGS,
     WEB_DIR,
@@ -185,11 +186,12 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
         Route("/t/{table_id}", table_page),
         Route("/replay", replay_page),
         Route("/replay/{table_id}", replay_page),
-        # a record may be larger than any other body: its own bound
+        # a record may be larger than any other body: its own bound (a JSON 413 past the record's
+        # size; past the envelope's, unread)
         Route("/api/replay", replay_step, methods=["POST"],
-              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_ENVELOPE)]),
         Route("/api/replay/suggest", replay_suggest, methods=["POST"],
-              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_ENVELOPE)]),
         Route("/api/games", list_games),
         Route("/api/preview", preview, methods=["POST"]),
         Route("/api/games/{game}/rules", rules),
@@ -217,6 +219,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.connect_limiter = limits.connect_limiter()
     app.state.refusals_held = {}
     app.state.replays = replaying.Replays()
+    app.state.pacing = Pacing()
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)

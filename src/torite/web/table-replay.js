@@ -289,7 +289,7 @@ function fail(data) {
   const box = $("replay-error");
   let text;
   if (data.error === "not_json") text = T.t("replay.not_json");
-  else if (data.error === "too_big") text = T.t("replay.too_big");
+  else if (data.error === "too_big" || data.error === "too_large") text = T.t("replay.too_big");
   else if (data.detail && Number.isInteger(data.detail.action)) {
     const d = data.detail;
     text = T.t("replay.bad_action", { n: d.action, seat: d.seat, text: d.text, reason: d.reason });
