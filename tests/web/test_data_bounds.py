@@ -5,6 +5,8 @@ refusal, and nothing else changes."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -274,3 +276,98 @@ def test_a_suggestion_is_at_most_hard_same_site_paced_and_queued(client: TestCli
     rec = client.get(f"/api/tables/{tid}/record").json()
     r = client.post("/api/replay/suggest", json={"record": rec, "step": step, "seat": seat, "level": "normal"})
     assert r.status_code == 429 and r.json()["error"] == "slow_down"
+
+
+# ------------------------------------------------------------------ 3. the log, resent
+def long_table(client: TestClient, rounds: int = 12) -> tuple[dict[str, Any], Any]:
+    """A table of three people whose game went on for ``rounds`` rounds (played here, in memory:
+    the sockets only read the table)."""
+    import random
+
+    t = create(client, "kaedama", {"rounds": rounds}, [{"kind": "human"}] * 3).json()
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    table = client.portal.call(manager.get, t["id"])  # type: ignore[union-attr]
+    rng = random.Random(4)
+    while not table.state.is_over():
+        seat = table.state.to_act()[0]
+        action = rng.choice(table.state.legal_actions(seat))
+        table.state.apply(seat, action)
+        table.actions.append((seat, table.game.action_text(action)))
+    table.touch()
+    return t, table
+
+
+def read_whole_log(ws: Any) -> tuple[Msg, list[Msg], list[Msg]]:
+    """The state and every page of the log that follows it, up to the last."""
+    from .test_server import recv_until
+
+    state = recv_until(ws, lambda m: m["type"] == "state")
+    pages = [state]
+    while pages[-1]["log_rest"] > 0:
+        m = ws.receive_json()
+        if m["type"] in ("log", "state"):
+            pages.append(m)
+    return state, pages, [line for p in pages for line in p["log"]]
+
+
+def test_a_long_log_comes_in_pages_that_make_up_the_whole_of_it(client: TestClient) -> None:
+    from torite.server.live import LOG_PAGE
+
+    t, table = long_table(client)
+    whole = [line for _, line in table.log_for(None, "en") if line is not None]
+    assert len(whole) > 3 * LOG_PAGE
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_json({"type": "join", "seat": None, "lang": "en"})
+        state, pages, lines = read_whole_log(ws)
+        assert state["log_from"] == 0 and 0 < len(state["log"]) <= LOG_PAGE and state["log_rest"] > 0
+        assert all(p["type"] == "log" and len(p["log"]) <= LOG_PAGE for p in pages[1:])
+        assert [p["log_from"] for p in pages] == sorted(p["log_from"] for p in pages)
+        assert [json.dumps(x, ensure_ascii=False, separators=(",", ":")) for x in lines] == whole
+        assert [x["i"] for x in lines] == sorted({x["i"] for x in lines})  # each once, in order
+
+
+def test_a_sync_flood_is_one_resend_and_the_newest_language_wins(client: TestClient) -> None:
+    from torite.server.pacing import RESEND_BURST
+
+    from .test_server import recv_until
+
+    t, _ = long_table(client, rounds=2)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_json({"type": "join", "seat": None, "lang": "en"})
+        read_whole_log(ws)
+        for _ in range(60):
+            ws.send_json({"type": "sync"})
+        for lang in ("ja", "ko", "ja", "ko", "ja"):
+            ws.send_json({"type": "lang", "lang": lang})
+        ws.send_json({"type": "ping"})
+        seen: list[Msg] = []
+        recv_until(ws, lambda m: m["type"] == "pong", seen)
+        resent = [m for m in seen if m["type"] == "state" and m["log_from"] == 0]
+        assert len(resent) <= RESEND_BURST, len(resent)  # not 60: the rest wait, as one
+        # the last language asked for comes, once its turn comes (a second or two)
+        last = recv_until(ws, lambda m: m["type"] == "state" and m["lang"] == "ja" and m["log_from"] == 0)
+        assert last["log"] and all(set(line["text"]) == {"ja"} for line in last["log"])
+
+
+def test_the_sockets_of_one_address_share_a_pace_of_resends(client: TestClient) -> None:
+    from torite.server.pacing import ADDRESS_RESEND_BURST, RESEND_BURST
+
+    from .test_server import recv_until
+
+    t, _ = long_table(client, rounds=1)
+    sockets = ADDRESS_RESEND_BURST // RESEND_BURST + 2
+    resent = 0
+    with contextlib.ExitStack() as stack:
+        wss = [stack.enter_context(client.websocket_connect(f"/ws/tables/{t['id']}")) for _ in range(sockets)]
+        for ws in wss:
+            ws.send_json({"type": "join", "seat": None, "lang": "en"})
+            read_whole_log(ws)
+        for ws in wss:
+            for _ in range(RESEND_BURST):
+                ws.send_json({"type": "sync"})
+            ws.send_json({"type": "ping"})
+        for ws in wss:
+            seen: list[Msg] = []
+            recv_until(ws, lambda m: m["type"] == "pong", seen)
+            resent += sum(1 for m in seen if m["type"] == "state")
+    assert resent <= ADDRESS_RESEND_BURST < sockets * RESEND_BURST

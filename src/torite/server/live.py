@@ -142,6 +142,8 @@ class Connection:
     close_code: int | None = None
     #: an act of this connection is being answered: its ack goes out before the state it changed
     hold: bool = False
+    #: the log is being caught up (a join, a resend): the next page goes when its pacing allows
+    log_behind: bool = False
 
     def close(self, code: int) -> None:
         self.close_code = code
@@ -334,15 +336,31 @@ class LiveTable:
             rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
         return {"idle_deadlines": idle, "rematch": rematch}
 
-    def message_for(self, conn: Connection) -> str:
-        """The next state message for one connection: the shared view plus its new log lines."""
-        lines = self.log_for(conn.seat, conn.lang)
-        start = conn.log_sent
-        new = [text for _, text in lines[start:] if text is not None]
-        conn.log_sent = len(lines)
+    def message_for(self, conn: Connection, page: bool = True) -> str:
+        """The next state message for one connection: the shared view plus its new log lines, at
+        most :data:`LOG_PAGE` of them (none when ``page`` is false: a log being caught up whose
+        next page must wait); ``log_rest`` says how many are still to come (as ``log``
+        messages, :meth:`log_page`)."""
+        start, new, rest = self._page(conn, page)
         # "now": the server's clock, so a countdown shows right whatever the client's clock says
         return (self.view_json(conn.seat, conn.lang) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
-                + ',"log":[' + ",".join(new) + "]}")
+                + ',"log_rest":' + str(rest) + ',"log":[' + ",".join(new) + "]}")
+
+    def log_page(self, conn: Connection) -> str:
+        """The next page of a log being caught up: ``{"type": "log", "log_from", "log",
+        "log_rest"}`` (the lines after those sent, and how many are still to come)."""
+        start, new, rest = self._page(conn, True)
+        return '{"type":"log","log_from":' + str(start) + ',"log_rest":' + str(rest) + ',"log":[' + ",".join(new) + "]}"
+
+    def _page(self, conn: Connection, page: bool) -> tuple[int, list[str], int]:
+        lines = self.log_for(conn.seat, conn.lang)
+        start = conn.log_sent
+        end = min(len(lines), start + LOG_PAGE) if page else start
+        conn.log_sent = end
+        conn.log_behind = end < len(lines)
+        if conn.log_behind:
+            conn.wake.set()  # the writer sends the next page when its pacing allows
+        return start, [text for _, text in lines[start:end] if text is not None], len(lines) - end
 
     def record(self) -> Record:
         names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
@@ -353,6 +371,9 @@ class LiveTable:
             rec.result = self.state.result().to_json()
         return rec
 
+
+#: the most log lines (events a reader sees) one message carries: a whole log goes out in pages
+LOG_PAGE = 200
 
 #: events whose log lines carry their data
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})

@@ -17,12 +17,18 @@ The bounds (per server process):
   (the bot workers are the live tables' first), a level of at most ``SUGGEST_LEVELS[-1]``;
 * the whole log resent to a socket (``lang``, ``sync``): once every ``1 / RESEND_RATE``
   seconds a socket (``RESEND_BURST`` at once), ``ADDRESS_RESEND_RATE`` a second an address;
-  one asked for sooner waits its turn (the newest language wins), and a log goes out in pages
-  of ``torite.server.live.LOG_PAGE`` lines.
+  one asked for sooner waits its turn (the newest language wins: nothing is refused, many asks
+  are one resend);
+* a log goes out in pages of ``torite.server.live.LOG_PAGE`` lines; a socket catching up on
+  one (it joined, or asked for it again) gets ``PAGE_RATE`` pages a second (``PAGE_BURST`` at
+  once), an address's sockets ``ADDRESS_PAGE_RATE`` together.  A socket that is up to date gets
+  each new line at once.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -42,6 +48,11 @@ RESEND_RATE: Final = 0.5
 RESEND_BURST: Final = 3
 ADDRESS_RESEND_RATE: Final = 2.0
 ADDRESS_RESEND_BURST: Final = 10
+#: pages of a log being caught up (a join, a resend), per socket and per address
+PAGE_RATE: Final = 20.0
+PAGE_BURST: Final = 40
+ADDRESS_PAGE_RATE: Final = 60.0
+ADDRESS_PAGE_BURST: Final = 120
 
 
 @dataclass
@@ -52,6 +63,7 @@ class Pacing:
     builds: RateLimiter = field(default_factory=lambda: RateLimiter(BUILD_RATE, BUILD_BURST))
     suggests: RateLimiter = field(default_factory=lambda: RateLimiter(SUGGEST_RATE, SUGGEST_BURST))
     resends: RateLimiter = field(default_factory=lambda: RateLimiter(ADDRESS_RESEND_RATE, ADDRESS_RESEND_BURST))
+    pages: RateLimiter = field(default_factory=lambda: RateLimiter(ADDRESS_PAGE_RATE, ADDRESS_PAGE_BURST))
     #: suggestions being thought now, in the whole process
     suggesting: int = 0
 
@@ -64,9 +76,64 @@ def pace(limiter: RateLimiter, address: str, what: str) -> None:
                          {"retry_after": max(1, round(wait))})
 
 
-def resend_limiter() -> RateLimiter:
-    """A socket's own bucket for resending its whole log."""
-    return RateLimiter(RESEND_RATE, RESEND_BURST)
+def _spend(own: RateLimiter, shared: RateLimiter, address: str) -> float:
+    """A token of the socket's bucket and of its address's, or the seconds to wait."""
+    return own.allow(None) or shared.allow(address)
 
 
-__all__ = ["SUGGEST_AT_ONCE", "SUGGEST_LEVELS", "Pacing", "pace", "resend_limiter"]
+class SocketPacing:
+    """One socket's resends and log pages (see the module docstring): what must wait is kept
+    (the newest resend asked for) and done when its turn comes, on a timer of its own, so the
+    socket's other messages are never held up by it."""
+
+    def __init__(self, wake: Callable[[], None], pacing: Pacing, address: str) -> None:
+        self.wake, self.pacing, self.address = wake, pacing, address
+        self.resends = RateLimiter(RESEND_RATE, RESEND_BURST)
+        self.pages = RateLimiter(PAGE_RATE, PAGE_BURST)
+        self.waiting: Callable[[], None] | None = None
+        self._resend_at: asyncio.TimerHandle | None = None
+        self._page_at: asyncio.TimerHandle | None = None
+        self.closed = False
+
+    def resend(self, apply: Callable[[], None]) -> None:
+        """Do ``apply`` (it resends the whole log) now if both buckets allow, else when they do
+        (replacing whatever resend waited)."""
+        self.waiting = apply
+        if self._resend_at is None:
+            self._try_resend()
+
+    def _try_resend(self) -> None:
+        self._resend_at = None
+        if self.waiting is None or self.closed:
+            return
+        wait = _spend(self.resends, self.pacing.resends, self.address)
+        if wait:
+            self._resend_at = asyncio.get_running_loop().call_later(wait, self._try_resend)
+            return
+        apply, self.waiting = self.waiting, None
+        apply()
+
+    def page(self) -> bool:
+        """Whether a page of a log being caught up may go now; if not, the socket's writer is
+        woken when one may."""
+        wait = _spend(self.pages, self.pacing.pages, self.address)
+        if not wait:
+            return True
+        if self._page_at is None and not self.closed:
+            self._page_at = asyncio.get_running_loop().call_later(wait, self._page_ready)
+        return False
+
+    def _page_ready(self) -> None:
+        self._page_at = None
+        self.wake()
+
+    def close(self) -> None:
+        self.closed = True
+        for handle in (self._resend_at, self._page_at):
+            if handle is not None:
+                handle.cancel()
+        self._resend_at = self._page_at = None
+        self.waiting = None
+
+
+__all__ = ["SUGGEST_AT_ONCE", "SUGGEST_LEVELS", "Pacing", "SocketPacing", "pace"]
