@@ -234,6 +234,16 @@ def test_new_records_are_paced_per_address_and_the_cached_ones_still_step(client
     assert client.post("/api/replay", json={"record": first, "step": 2}).status_code == 200
     with TestClient(client.app, client=("10.0.0.2", 5000)) as other:
         assert other.post("/api/replay", json={"record": finished_record(999), "step": 0}).status_code == 200
+    # records are replayed whole one at a time, a few waiting: past that the server is busy
+    from torite.server.replays import BUILDS_WAITING
+
+    cache = client.app.state.replays  # type: ignore[attr-defined]
+    cache._waiting = BUILDS_WAITING
+    with TestClient(client.app, client=("10.0.0.3", 5000)) as third:
+        r = third.post("/api/replay", json={"record": finished_record(1234), "step": 0})
+        assert r.status_code == 503 and r.json()["error"] == "busy"
+        assert third.post("/api/replay", json={"record": first, "step": 3}).status_code == 200  # in the cache
+    cache._waiting = 0
 
 
 # ------------------------------------------------------------------ 5. suggestions

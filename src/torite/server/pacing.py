@@ -11,7 +11,8 @@ The bounds (per server process):
 
 * a replay request (a step of a record or of a table): ``REPLAY_RATE`` a second per address,
   ``REPLAY_BURST`` at once; a record or table not in the cache, which must be replayed whole
-  first, ``BUILD_RATE`` a second, ``BUILD_BURST`` at once;
+  first, ``BUILD_RATE`` a second, ``BUILD_BURST`` at once (and one at a time in the process, a
+  few waiting: ``torite.server.replays.BUILDS_AT_ONCE``);
 * a suggestion (what a bot would play at a replay's step): ``SUGGEST_RATE`` a second per
   address, ``SUGGEST_BURST`` at once, at most ``SUGGEST_AT_ONCE`` thinking in the whole server
   (the bot workers are the live tables' first), a level of at most ``SUGGEST_LEVELS[-1]``;

@@ -42,6 +42,10 @@ MAX_RECORD_ENVELOPE: Final = MAX_RECORD_BYTES + (64 << 10)
 MAX_STEPS: Final = 5000
 #: the longest table replayed (a table plays at most MAX_GAME_ACTIONS; older ones may be longer)
 MAX_TABLE_STEPS: Final = 2 * MAX_GAME_ACTIONS
+#: records replayed whole at once (in a thread: its CPU is the event loop's too) and waiting
+#: their turn; past that a request is refused (503 busy)
+BUILDS_AT_ONCE: Final = 1
+BUILDS_WAITING: Final = 4
 #: the bytes the records kept checked in memory may hold together (``Replay.weight``; a
 #: 5,000-action record holds some 6 MiB, a state every 50 steps)
 CACHE_BYTES: Final = 48 << 20
@@ -101,6 +105,20 @@ class Replays:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._kept: OrderedDict[str, tuple[Replay, int]] = OrderedDict()
+        self._building = asyncio.Semaphore(BUILDS_AT_ONCE)
+        self._waiting = 0
+
+    async def _build(self, data: Mapping[str, Any] | Record) -> Replay:
+        """Check a record off the event loop, one at a time: a few wait their turn, more are
+        refused (``busy``)."""
+        if self._waiting >= BUILDS_WAITING:
+            raise TableError("busy", "the server is replaying other records: try again in a moment")
+        self._waiting += 1
+        try:
+            async with self._building:
+                return await asyncio.to_thread(_check, data)
+        finally:
+            self._waiting -= 1
 
     def _get(self, key: str) -> Replay | None:
         hit = self._kept.get(key)
@@ -138,7 +156,7 @@ class Replays:
             raise BadRecord(f"a record of more than {MAX_STEPS} actions is not replayed here "
                             f"(it has {len(actions)}; `torite replay FILE --view` shows any)")
         on_build()
-        return self._put(key, await asyncio.to_thread(_check, data))
+        return self._put(key, await self._build(data))
 
     async def of_table(self, table: LiveTable, on_build: Callable[[], None] = lambda: None) -> Replay:
         """A table's record as it stands (a finished table's is kept; one in play is read again
@@ -152,7 +170,7 @@ class Replays:
         if hit is not None:
             return hit
         on_build()
-        return self._put(key, await asyncio.to_thread(_check, table.record()))
+        return self._put(key, await self._build(table.record()))
 
 
 def _check(data: Mapping[str, Any] | Record) -> Replay:
