@@ -72,7 +72,36 @@ def test_a_tampered_record_is_refused_with_the_action_and_its_reason() -> None:
 def test_a_bot_suggests_from_the_seats_observation_at_that_step() -> None:
     rp = Replay(record_of("seconds", 1))
     step = 4
-    seat = rp.states[step].to_act()[0]
+    seat = rp.state(step).to_act()[0]
     suggestion = rp.suggest(step, seat, "normal", seed=random.Random(0).randrange(99))
-    assert suggestion in rp.states[step].legal_actions(seat)
+    assert suggestion in rp.state(step).legal_actions(seat)
     assert rp.suggest(step, (seat + 1) % 4, "normal") is None
+
+
+def test_a_long_record_keeps_a_state_every_checkpoint_and_every_step_is_as_it_was() -> None:
+    """An 850-action record holds a state every CHECKPOINT steps (not one a step, which
+    made a 42,000-action game cost gigabytes), and every step, visited in order, backwards and
+    at random, is the state the game was in then, as every viewer saw it."""
+    from torite.replay import CHECKPOINT
+
+    game = make_game("kaedama", {"rounds": 20})
+    rec = play(game, ["random"] * game.num_players, 11, keep_record=True)[1]
+    assert rec is not None and len(rec.actions) > 16 * CHECKPOINT
+    rp = Replay(rec)
+    assert rp.kept() <= rp.steps // CHECKPOINT + 3
+    _, state = rec.new_game()
+    want = [state.clone()]
+    for seat, text in rec.actions:
+        state.apply_text(seat, text)
+        want.append(state.clone())
+    order = list(range(rp.steps + 1))
+    rng = random.Random(5)
+    for k in order + order[::-1] + rng.sample(order, len(order)):
+        for v in (None, 0, 2):
+            assert rp.observation(k, v) == want[k].observation(v), (k, v)
+        assert rp.state(k).to_act() == want[k].to_act()
+    assert rp.kept() <= rp.steps // CHECKPOINT + 3
+    # the copy handed out is the caller's: changing it changes no step
+    s = rp.state(10)
+    s.apply(s.to_act()[0], s.legal_actions(s.to_act()[0])[0])
+    assert rp.observation(10, None) == want[10].observation(None)

@@ -194,9 +194,9 @@ def test_the_game_over_offers_the_replay_which_shows_what_hard_would_play(page: 
     rp = Replay(record)
     # a seat's first choice of a card to play (not a trump or a call, which some deals ask for
     # first): what hard would play, from that seat's view
-    step = next(k for k in range(rp.steps) if rp.states[k].to_act()
-                and {a.kind for a in rp.states[k].legal_actions(rp.states[k].to_act()[0])} == {"play"})
-    seat = rp.states[step].to_act()[0]
+    step = next(k for k in range(rp.steps) if rp.state(k).to_act()
+                and {a.kind for a in rp.state(k).legal_actions(rp.state(k).to_act()[0])} == {"play"})
+    seat = rp.state(step).to_act()[0]
     page.select_option("#rp-viewer", str(seat))
     page.evaluate("([k, v]) => window.__torite.goto(k, v)", [step, seat])
     page.wait_for_function(f"() => window.__torite.replay().step === {step} && !window.__torite.replay().loading")

@@ -293,6 +293,12 @@ class Game(ABC):
         """What one round can be under these options (:class:`Bounds`), written from the rules;
         the conformance suite checks random play never goes beyond it."""
 
+    def most_rounds(self) -> int | None:
+        """The most rounds a game under these options can have when its options count them (a
+        number of rounds or deals); None when it is played to a target, which the rules bound
+        by no number of rounds.  A server bounds a game's length with it and ``bounds()``."""
+        return None
+
     def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
         """What each seat maximises for one round in which it scored ``points``: the points times
         ``SCORE_SIGN``.  A yardstick game returns what its reference returns (Hearts: OpenSpiel's

@@ -20,8 +20,10 @@ WebSocket protocol (JSON text frames), client → server::
     {"type": "take_over"}                        # this tab keeps the seat; the others watch
     {"type": "stand_in", "seat": 2}              # the host: a gone player's seat to a bot now
     {"type": "hint"}                             # the normal bot's suggestion for this seat
-    {"type": "sync"}                             # resend the whole state and log
-    {"type": "lang", "lang": "ja"}               # words in this language from now on
+    {"type": "sync"}                             # resend the whole state and log (paced:
+                                                 # one asked too soon waits its turn)
+    {"type": "lang", "lang": "ja"}               # words in this language from now on (paced
+                                                 # as sync; the newest language wins)
     {"type": "ping"}
 
 server → client: ``{"type": "state", …}`` (``lang``: the one language its words are in, or null
@@ -30,7 +32,8 @@ when they come in every language, each a ``{lang: text}`` map either way; the se
 ``dealer``, ``facts`` per seat (cards left, tricks, points, total, an open hand), the sorted
 ``hand``, the ``trick`` and the ``last_trick`` with its facts, ``piles``, ``auction``,
 ``contract``, ``legal`` actions with their button texts, the ``decision`` by widget, ``status``
-rows, ``round_scores`` and ``scores``), seats, new log lines, ``n``
+rows, ``round_scores`` and ``scores``), seats, new log lines (at most 200: ``log_rest`` says
+how many more follow as ``{"type": "log", "log_from", "log", "log_rest"}`` messages), ``n``
 actions so far, ``ts`` of the change, ``now`` the server's clock; ``winning`` the seat winning
 the unfinished trick when the seat sees all of it, else null; ``idle_deadlines`` per seat, when its idle clock runs
 out (epoch seconds) or null; ``rematch`` ``{"id", "path"}`` once the same players sit at a new
@@ -91,6 +94,7 @@ from torite.server.bots import BotPool
 from torite.server.guards import SecurityHeaders, WriteGuard, table_error
 from torite.server.limits import ServerLimits
 from torite.server.live import TableError
+from torite.server.pacing import Pacing
 from torite.server.routes import (
     LANGS,
     WEB_DIR,
@@ -185,11 +189,12 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
         Route("/t/{table_id}", table_page),
         Route("/replay", replay_page),
         Route("/replay/{table_id}", replay_page),
-        # a record may be larger than any other body: its own bound
+        # a record may be larger than any other body: its own bound (a JSON 413 past the record's
+        # size; past the envelope's, unread)
         Route("/api/replay", replay_step, methods=["POST"],
-              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_ENVELOPE)]),
         Route("/api/replay/suggest", replay_suggest, methods=["POST"],
-              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_BYTES)]),
+              middleware=[Middleware(RequestBodyLimitMiddleware, max_body_size=replaying.MAX_RECORD_ENVELOPE)]),
         Route("/api/games", list_games),
         Route("/api/preview", preview, methods=["POST"]),
         Route("/api/games/{game}/rules", rules),
@@ -217,6 +222,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.connect_limiter = limits.connect_limiter()
     app.state.refusals_held = {}
     app.state.replays = replaying.Replays()
+    app.state.pacing = Pacing()
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(SecurityHeaders)

@@ -124,7 +124,8 @@ def error(code: str, message: str, status: int = 400) -> JSONResponse:
 
 _STATUS = {"no_decision": 409,
            "not_your_turn": 409, "illegal": 409, "game_over": 409, "not_bot": 409, "stale": 409, "not_finished": 409,
-           "storage": 503, "too_many_tables": 503, "not_found": 404}
+           "storage": 503, "too_many_tables": 503, "not_found": 404, "slow_down": 429, "busy": 503,
+           "too_large": 413}
 
 
 async def table_error(request: Request, exc: Exception) -> Response:

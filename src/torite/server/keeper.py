@@ -20,7 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from torite.engine.registry import make_game
 from torite.server.bots import BotPool
 from torite.server.cluster import Cluster
-from torite.server.live import SETTINGS, LiveTable, Seat, TableError
+from torite.server.live import SETTINGS, LiveTable, Seat, TableError, stop_after
 from torite.server.store import DB_THREADS, Append, Store, TableRow
 
 log = logging.getLogger("torite.server")
@@ -56,6 +56,8 @@ class TableKeeper:
         #: SQLite: actions waiting for the writer thread, which takes all of them at once
         self._appends: list[tuple[Append, asyncio.Future[None]]] = []
         self._appending = False
+        #: (table, seat) whose hint count is being written
+        self._hint_writes: set[tuple[str, int]] = set()
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
         """Store calls off the event loop (SQLite: on one thread, its one writer; PostgreSQL: on
@@ -113,7 +115,8 @@ class TableKeeper:
 
     def _rebuild(self, row: TableRow) -> LiveTable:
         game = make_game(row.game, row.options)
-        state = game.new_state(row.seed)
+        stop = stop_after(game)
+        state = game.new_state(row.seed, max_rounds=stop)
         for i, (seat, text) in enumerate(row.actions):
             if seat not in state.to_act():
                 raise ValueError(f"action {i} ({seat}: {text!r}) is out of turn")
@@ -124,8 +127,8 @@ class TableKeeper:
         settings = {k: float(row.settings.get(k, SETTINGS[k][0])) for k in SETTINGS}
         table = LiveTable(id=row.id, game=game, state=state, seed=row.seed, seats=seats, settings=settings,
                           created=row.created, actions=list(row.actions), finished=row.finished,
-                          rematch=row.rematch, joined=row.joined,
-                          hints=[h for h in row.hints if 0 <= h < len(seats)])
+                          rematch=row.rematch, joined=row.joined, max_rounds=stop,
+                          hints=(row.hints + [0] * len(seats))[:len(seats)])
         return table
 
     async def _revive(self, row: TableRow) -> LiveTable | None:

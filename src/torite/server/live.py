@@ -39,11 +39,42 @@ SETTINGS: dict[str, tuple[float, float, float]] = {
 
 
 class TableError(ValueError):
-    """A request the server refuses; ``code`` is a stable machine-readable reason."""
+    """A request the server refuses; ``code`` is a stable machine-readable reason, ``detail``
+    what a page needs to say it in its reader's language (the numbers in it)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, detail: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.detail: dict[str, Any] = detail or {}
+
+
+#: the longest game a table plays, in actions (all seats): its log, record and replays stay
+#: small (a table of bots told to play 10,000 rounds made 42,000 actions in a minute)
+MAX_GAME_ACTIONS = 5000
+
+
+def most_rounds_here(game: Game) -> int:
+    """The most rounds a game at a table may have: as many of its longest rounds (the rules'
+    ``round_actions``, with a thrown-in deal's) as fit in :data:`MAX_GAME_ACTIONS`."""
+    b = game.bounds()
+    return max(1, MAX_GAME_ACTIONS // max(1, b.round_actions + b.thrown_in_actions))
+
+
+def stop_after(game: Game) -> int | None:
+    """The ``max_rounds`` a table's game is dealt with: none when its options count its rounds
+    (checked at creation by :func:`check_length`), else :func:`most_rounds_here`: a game played
+    to a target that is not reached by then ends there, scored as it stands."""
+    return most_rounds_here(game) if game.most_rounds() is None else None
+
+
+def check_length(game: Game) -> None:
+    """Refuse options that ask for a longer game than a table plays (``too_long``; ``detail``
+    carries the most rounds allowed, for the lobby to say in its reader's language)."""
+    asked, most = game.most_rounds(), most_rounds_here(game)
+    if asked is not None and asked > most:
+        raise TableError("too_long", f"{game.title}: at most {most} rounds or deals at a table (a game here "
+                                     f"is at most {MAX_GAME_ACTIONS} actions); these options ask for {asked}",
+                         {"most_rounds": most, "asked": asked})
 
 
 def hash_token(token: str) -> str:
@@ -111,6 +142,8 @@ class Connection:
     close_code: int | None = None
     #: an act of this connection is being answered: its ack goes out before the state it changed
     hold: bool = False
+    #: the log is being caught up (a join, a resend): the next page goes when its pacing allows
+    log_behind: bool = False
 
     def close(self, code: int) -> None:
         self.close_code = code
@@ -170,8 +203,12 @@ class LiveTable:
     told_presence: tuple[list[bool], bool] | None = None
     #: when a request last asked for it (monotonic): an idle table no socket holds leaves memory
     used: float = field(default_factory=time.monotonic)
-    #: the seat of each hint taken, in order (the record counts them)
+    #: the game stops after this many rounds (:func:`stop_after`: a game played to a target)
+    max_rounds: int | None = None
+    #: how many hints each seat took (the record counts them)
     hints: list[int] = field(default_factory=list)
+    #: of those, how many the store has counted (the rest are being written)
+    hints_saved: list[int] = field(default_factory=list)
     version: int = 0
     changed_at: float = field(default_factory=time.time)
     #: what was rendered, per reader: (seat or None, language or None for every language)
@@ -189,6 +226,9 @@ class LiveTable:
             self.decisions = [0] * len(self.seats)
             for seat, _ in self.actions:
                 self.decisions[seat] += 1
+        if len(self.hints) != len(self.seats):
+            self.hints = [0] * len(self.seats)
+        self.hints_saved = list(self.hints)
 
     @property
     def over(self) -> bool:
@@ -280,10 +320,7 @@ class LiveTable:
 
     def hint_counts(self) -> list[int]:
         """How many hints each seat took."""
-        out = [0] * len(self.seats)
-        for s in self.hints:
-            out[s] += 1
-        return out
+        return list(self.hints)
 
     def _moments(self, key: int | None) -> dict[str, Any]:
         """What the table shows beside the seat's view: the idle clocks running now, the
@@ -299,25 +336,44 @@ class LiveTable:
             rematch = {"id": new_id, "path": f"/t/{new_id}{frag}"}
         return {"idle_deadlines": idle, "rematch": rematch}
 
-    def message_for(self, conn: Connection) -> str:
-        """The next state message for one connection: the shared view plus its new log lines."""
-        lines = self.log_for(conn.seat, conn.lang)
-        start = conn.log_sent
-        new = [text for _, text in lines[start:] if text is not None]
-        conn.log_sent = len(lines)
+    def message_for(self, conn: Connection, page: bool = True) -> str:
+        """The next state message for one connection: the shared view plus its new log lines, at
+        most :data:`LOG_PAGE` of them (none when ``page`` is false: a log being caught up whose
+        next page must wait); ``log_rest`` says how many are still to come (as ``log``
+        messages, :meth:`log_page`)."""
+        start, new, rest = self._page(conn, page)
         # "now": the server's clock, so a countdown shows right whatever the client's clock says
         return (self.view_json(conn.seat, conn.lang) + ',"log_from":' + str(start) + ',"now":' + f"{time.time():.3f}"
-                + ',"log":[' + ",".join(new) + "]}")
+                + ',"log_rest":' + str(rest) + ',"log":[' + ",".join(new) + "]}")
+
+    def log_page(self, conn: Connection) -> str:
+        """The next page of a log being caught up: ``{"type": "log", "log_from", "log",
+        "log_rest"}`` (the lines after those sent, and how many are still to come)."""
+        start, new, rest = self._page(conn, True)
+        return '{"type":"log","log_from":' + str(start) + ',"log_rest":' + str(rest) + ',"log":[' + ",".join(new) + "]}"
+
+    def _page(self, conn: Connection, page: bool) -> tuple[int, list[str], int]:
+        lines = self.log_for(conn.seat, conn.lang)
+        start = conn.log_sent
+        end = min(len(lines), start + LOG_PAGE) if page else start
+        conn.log_sent = end
+        conn.log_behind = end < len(lines)
+        if conn.log_behind:
+            conn.wake.set()  # the writer sends the next page when its pacing allows
+        return start, [text for _, text in lines[start:end] if text is not None], len(lines) - end
 
     def record(self) -> Record:
         names = [f"bot:{s.level}" if s.kind == "bot" else (s.name or "human") for s in self.seats]
-        rec = start_record(self.game, self.seed, names)
+        rec = start_record(self.game, self.seed, names, max_rounds=self.max_rounds)
         rec.actions = list(self.actions)
         rec.hints = self.hint_counts()
         if self.over:
             rec.result = self.state.result().to_json()
         return rec
 
+
+#: the most log lines (events a reader sees) one message carries: a whole log goes out in pages
+LOG_PAGE = 200
 
 #: events whose log lines carry their data
 _LOG_DATA = frozenset({"trick", "round_end", "game_end"})

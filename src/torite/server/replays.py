@@ -5,7 +5,8 @@ sent that viewer at that moment, so it is built by the live table's own code (a
 :class:`~torite.server.live.LiveTable` over the step's state, its ``view``, and ``log_line``
 for the log), from :class:`torite.replay.Replay`, which checked the record and keeps every step.
 Nothing is stored: a record sent by a page is checked, kept in a small in-memory cache (so
-stepping through it does not replay it again on every click) and forgotten.
+stepping through it does not replay it again on every click; bounded by the bytes its replays
+hold, ``CACHE_BYTES``) and forgotten.
 
 Viewers: ``"open"`` (every hand, a finished game only), a seat, or ``None`` (a spectator); a
 game in progress is shown to everyone as a spectator sees it (``Replay.allowed``).  What a bot
@@ -21,7 +22,7 @@ import hashlib
 import json
 import random
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import torite.bots.registry as bot_registry
@@ -31,13 +32,23 @@ from torite.present import labels
 from torite.record import Record, RecordError
 from torite.replay import OPEN, Replay, Viewer
 from torite.server.bots import BotPool
-from torite.server.live import SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
+from torite.server.live import MAX_GAME_ACTIONS, SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
+from torite.server.pacing import SUGGEST_AT_ONCE, SUGGEST_LEVELS, Pacing
 
 #: the longest record a page may send (bytes) and replay (actions): a whole long game fits
 MAX_RECORD_BYTES: Final = 1 << 20
+#: a request that sends one (a body past this is cut off unread, a plain 413)
+MAX_RECORD_ENVELOPE: Final = MAX_RECORD_BYTES + (64 << 10)
 MAX_STEPS: Final = 5000
-#: records kept checked in memory (each holds a state a step)
-CACHE_SIZE: Final = 6
+#: the longest table replayed (a table plays at most MAX_GAME_ACTIONS; older ones may be longer)
+MAX_TABLE_STEPS: Final = 2 * MAX_GAME_ACTIONS
+#: records replayed whole at once (in a thread: its CPU is the event loop's too) and waiting
+#: their turn; past that a request is refused (503 busy)
+BUILDS_AT_ONCE: Final = 1
+BUILDS_WAITING: Final = 4
+#: the bytes the records kept checked in memory may hold together (``Replay.weight``; a
+#: 5,000-action record holds some 6 MiB, a state every 50 steps)
+CACHE_BYTES: Final = 48 << 20
 #: the bot asked "what would it play here?" unless another level is named
 SUGGEST_LEVEL: Final = "hard"
 
@@ -48,7 +59,6 @@ class BadRecord(TableError):
 
     def __init__(self, e: RecordError | str) -> None:
         super().__init__("bad_record", f"this record cannot be replayed: {e}")
-        self.detail: dict[str, Any] = {}
         if isinstance(e, RecordError) and e.action is not None:
             self.detail = {"action": e.action, "seat": e.seat, "text": e.text, "reason": e.reason}
 
@@ -88,26 +98,53 @@ def parse_step(raw: Any) -> int:
 
 
 class Replays:
-    """The records checked lately, by their content (or a finished table's id)."""
+    """The records checked lately, by their content (or a finished table's id and length), the
+    least recently used forgotten first past ``max_bytes`` together."""
 
-    def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
-        self._kept: OrderedDict[str, Replay] = OrderedDict()
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._kept: OrderedDict[str, tuple[Replay, int]] = OrderedDict()
+        self._building = asyncio.Semaphore(BUILDS_AT_ONCE)
+        self._waiting = 0
+
+    async def _build(self, data: Mapping[str, Any] | Record) -> Replay:
+        """Check a record off the event loop, one at a time: a few wait their turn, more are
+        refused (``busy``)."""
+        if self._waiting >= BUILDS_WAITING:
+            raise TableError("busy", "the server is replaying other records: try again in a moment")
+        self._waiting += 1
+        try:
+            async with self._building:
+                return await asyncio.to_thread(_check, data)
+        finally:
+            self._waiting -= 1
 
     def _get(self, key: str) -> Replay | None:
         hit = self._kept.get(key)
-        if hit is not None:
-            self._kept.move_to_end(key)
-        return hit
+        if hit is None:
+            return None
+        self._kept.move_to_end(key)
+        return hit[0]
 
     def _put(self, key: str, rp: Replay) -> Replay:
-        self._kept[key] = rp
-        while len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        weight = rp.weight()
+        if weight > self.max_bytes:
+            return rp  # answered, not kept
+        self._kept[key] = (rp, weight)
+        self.bytes += weight
+        while self.bytes > self.max_bytes:
+            _, (_, w) = self._kept.popitem(last=False)
+            self.bytes -= w
         return rp
 
-    async def of_json(self, data: Any) -> Replay:
-        """A record sent by a page, checked (off the event loop: a long game takes a moment)."""
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    async def of_json(self, data: Any, on_build: Callable[[], None] = lambda: None) -> Replay:
+        """A record sent by a page, checked (off the event loop: a long game takes a moment);
+        ``on_build`` is called first when it is not in the cache (it may refuse: the pacing of
+        the replays made whole)."""
         if not isinstance(data, Mapping):
             raise BadRecord("a record is a JSON object (format, game, options, seed, seats, actions)")
         key = "r:" + hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
@@ -118,16 +155,22 @@ class Replays:
         if isinstance(actions, list) and len(actions) > MAX_STEPS:
             raise BadRecord(f"a record of more than {MAX_STEPS} actions is not replayed here "
                             f"(it has {len(actions)}; `torite replay FILE --view` shows any)")
-        return self._put(key, await asyncio.to_thread(_check, data))
+        on_build()
+        return self._put(key, await self._build(data))
 
-    async def of_table(self, table: LiveTable) -> Replay:
+    async def of_table(self, table: LiveTable, on_build: Callable[[], None] = lambda: None) -> Replay:
         """A table's record as it stands (a finished table's is kept; one in play is read again
-        as it grows)."""
+        as it grows); ``on_build`` as for :meth:`of_json`."""
+        if len(table.actions) > MAX_TABLE_STEPS:  # a table from before games at a table were bounded
+            raise TableError("too_long", f"this table's game has {len(table.actions)} actions: more than "
+                                         f"{MAX_TABLE_STEPS} are not replayed here (its record downloads once "
+                                         "it is over; `torite replay FILE --view` shows any)")
         key = f"t:{table.id}:{len(table.actions)}"
         hit = self._get(key)
         if hit is not None:
             return hit
-        return self._put(key, await asyncio.to_thread(_check, table.record()))
+        on_build()
+        return self._put(key, await self._build(table.record()))
 
 
 def _check(data: Mapping[str, Any] | Record) -> Replay:
@@ -184,11 +227,16 @@ def _sorted(rp: Replay, hand: Any) -> Any:
 
 
 async def suggest(bots: BotPool, rp: Replay, step: int, seat: Any, level: Any = SUGGEST_LEVEL,
-                  seed: int = 0) -> dict[str, Any]:
+                  seed: int = 0, pacing: Pacing | None = None) -> dict[str, Any]:
     """What a bot of ``level`` would play at ``seat``'s decision at ``step`` (seeded: the same
-    as ``Replay.suggest``), thought in a worker process from the seat's observation only."""
-    if not isinstance(level, str) or level not in bot_names():
-        raise TableError("bad_bot", f"level: one of {', '.join(bot_names())}")
+    as ``Replay.suggest``), thought in a worker process from the seat's observation only.  A
+    level is at most ``hard`` (``SUGGEST_LEVELS``), and with ``pacing`` at most
+    ``SUGGEST_AT_ONCE`` suggestions think at once (``busy``, 503, past that): the bot workers
+    are the live tables' first."""
+    levels = [x for x in SUGGEST_LEVELS if x in bot_names()]
+    if not isinstance(level, str) or level not in levels:
+        raise TableError("bad_bot", f"level: one of {', '.join(levels)} (a suggestion here is at most "
+                                    f"{levels[-1]})")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rp.game.num_players:
         raise TableError("bad_viewer", f"seat: 0 to {rp.game.num_players - 1}")
     if not 0 <= step <= rp.steps:
@@ -200,10 +248,17 @@ async def suggest(bots: BotPool, rp: Replay, step: int, seat: Any, level: Any = 
     if got is None:
         raise TableError("no_decision", f"seat {seat} has no decision at step {step}")
     obs, legal = got
+    if pacing is not None and pacing.suggesting >= SUGGEST_AT_ONCE:
+        raise TableError("busy", f"the server is thinking {SUGGEST_AT_ONCE} suggestions already: "
+                                 "try again in a moment")
     handle = bots.add(bot_registry.make_bot(level, rp.game, seat, random.Random(seed)))
+    if pacing is not None:
+        pacing.suggesting += 1
     try:
         action = await bots.decide(handle, obs, legal)
     finally:
+        if pacing is not None:
+            pacing.suggesting -= 1
         bots.remove(handle)
     names = [s.name or None for s in seats_of(rp.record)]
     label = labels.view_texts(rp.game, obs, [action], names)["actions"][0]

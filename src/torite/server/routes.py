@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,11 @@ from torite.present import labels
 from torite.present.languages import LANGUAGES
 from torite.present.pages import rules_page
 from torite.server import replays as replaying
-from torite.server.guards import client_key, error, manager_of, read_json
-from torite.server.live import SETTINGS, LiveTable, TableError, bot_names
+from torite.server import safejson
+from torite.server.guards import client_key, error, manager_of, origin_allowed, read_json
+from torite.server.live import SETTINGS, LiveTable, TableError, bot_names, check_length
 from torite.server.markdown import to_html
+from torite.server.pacing import Pacing, pace
 
 log = logging.getLogger("torite.server")
 
@@ -61,49 +64,92 @@ def replays_of(request: Request) -> replaying.Replays:
     return r
 
 
+async def _record_body(request: Request, shape: str) -> dict[str, Any]:
+    """The body of a request that sends a record: at most ``MAX_RECORD_BYTES`` (a clear 413
+    past it; the route's own bound, a little more, cuts off anything larger unread)."""
+    body = await request.body()
+    if len(body) > replaying.MAX_RECORD_BYTES:
+        raise TableError("too_large", f"a record is at most {replaying.MAX_RECORD_BYTES // 1024} KiB here (this "
+                                      f"one is {len(body) // 1024} KiB); `torite replay FILE --view` shows any",
+                         {"most_bytes": replaying.MAX_RECORD_BYTES})
+    try:
+        data = safejson.loads(body)
+    except safejson.BadJSON as e:
+        raise TableError("bad_json", f"the request body must be JSON: {e}") from None
+    if not isinstance(data, dict) or "record" not in data:
+        raise TableError("bad_request", f"send {shape}")
+    return data
+
+
+def _paced(request: Request, *, suggest: bool = False) -> tuple[Pacing, Callable[[], None]]:
+    """Pace a replay request by its address (``torite.server.pacing``: 429 past it), and the
+    pacing of a record replayed whole, for when it is not in the cache."""
+    pacing: Pacing = request.app.state.pacing
+    address = client_key(request)
+    pace(pacing.suggests if suggest else pacing.replays, address, "suggestions" if suggest else "replay requests")
+    return pacing, lambda: pace(pacing.builds, address, "new records to replay")
+
+
 async def replay_step(request: Request) -> Response:
     """A step of a record the page sends (``{"record", "step", "viewer"}``): its state message
     as the live table builds it for that viewer.  Nothing is stored."""
-    body = await read_json(request)
-    if not isinstance(body, dict) or "record" not in body:
-        raise TableError("bad_request", 'send {"record": {…}, "step": k, "viewer": "open" | seat | null}')
-    rp = await replays_of(request).of_json(body["record"])
+    _, on_build = _paced(request)
+    body = await _record_body(request, '{"record": {…}, "step": k, "viewer": "open" | seat | null}')
+    rp = await replays_of(request).of_json(body["record"], on_build)
     step, viewer = replaying.parse_step(body.get("step", 0)), replaying.parse_viewer(body.get("viewer"))
     return JSONResponse(replaying.step_message(rp, step, viewer))
 
 
 async def replay_suggest(request: Request) -> Response:
-    """What a bot (``hard`` unless ``level`` says) would play at a seat's decision in a record
-    the page sends (``{"record", "step", "seat", "level"}``), from that seat's view only."""
-    body = await read_json(request)
-    if not isinstance(body, dict) or "record" not in body:
-        raise TableError("bad_request", 'send {"record": {…}, "step": k, "seat": n}')
-    rp = await replays_of(request).of_json(body["record"])
+    """What a bot (``hard`` unless ``level`` says; at most ``hard``) would play at a seat's
+    decision in a record the page sends (``{"record", "step", "seat", "level"}``), from that
+    seat's view only."""
+    pacing, on_build = _paced(request, suggest=True)
+    body = await _record_body(request, '{"record": {…}, "step": k, "seat": n}')
+    rp = await replays_of(request).of_json(body["record"], on_build)
     return JSONResponse(await replaying.suggest(manager_of(request).bots, rp, replaying.parse_step(body.get("step", 0)),
-                                      body.get("seat"), body.get("level", replaying.SUGGEST_LEVEL)))
+                                                body.get("seat"), body.get("level", replaying.SUGGEST_LEVEL),
+                                                pacing=pacing))
 
 
 async def table_replay(request: Request) -> Response:
     """A step of a table's game (``?step=k&viewer=open|N|spectator``): a finished game as any
     viewer saw it, a game in play only as a spectator sees it."""
+    _, on_build = _paced(request)
     table = await _table_or_404(request)
     if isinstance(table, Response):
         return table
-    rp = await replays_of(request).of_table(table)
+    rp = await replays_of(request).of_table(table, on_build)
     q = request.query_params
     step = replaying.parse_step(q.get("step", str(rp.steps)))
     return JSONResponse(replaying.step_message(rp, step, replaying.parse_viewer(q.get("viewer", "open")), table.id))
 
 
 async def table_replay_suggest(request: Request) -> Response:
+    """What a bot would play at a seat's decision at a step of a finished table's game: a GET
+    (a link), so only the server's own pages may ask it (another site's page would spend this
+    server's bots: refused, 403, by its ``Origin`` or ``Sec-Fetch-Site``)."""
+    if not same_site(request):
+        return error("bad_origin", "a suggestion is asked from this server's own replay page", 403)
+    pacing, on_build = _paced(request, suggest=True)
     table = await _table_or_404(request)
     if isinstance(table, Response):
         return table
-    rp = await replays_of(request).of_table(table)
+    rp = await replays_of(request).of_table(table, on_build)
     q = request.query_params
     seat, step = replaying.parse_viewer(q.get("seat")), replaying.parse_step(q.get("step", "0"))
     return JSONResponse(await replaying.suggest(manager_of(request).bots, rp, step, seat,
-                                                q.get("level", replaying.SUGGEST_LEVEL)))
+                                                q.get("level", replaying.SUGGEST_LEVEL), pacing=pacing))
+
+
+def same_site(request: Request) -> bool:
+    """Whether a GET comes from the server's own pages (or from no page: a tool): its
+    ``Origin``, when sent, is allowed, and its ``Sec-Fetch-Site`` (which browsers send with every
+    request, an image's or a script's too) is not another site."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    return origin_allowed(request.headers, request.app.state.limits.allowed_origins)
 
 
 # ------------------------------------------------------------------ ready-made reports
@@ -200,6 +246,10 @@ async def preview(request: Request) -> Response:
         return JSONResponse({"error": "bad_options", "message": str(e), "conflict": e.options}, status_code=400)
     except OptionError as e:
         return error("bad_options", str(e))
+    try:
+        check_length(game)
+    except TableError as e:  # the most rounds allowed, for the lobby to say in its reader's language
+        return JSONResponse({"error": e.code, "message": str(e), **e.detail}, status_code=400)
     return JSONResponse({"game": game.id, "options": game.options, "players": game.num_players,
                          "goal": labels.goal_texts(game)})
 
@@ -303,9 +353,9 @@ async def post_action(request: Request) -> Response:
     if isinstance(got, Response):
         return got
     table, seat, body = got
-    canonical = await manager_of(request).act(table, seat, body.get("action"),  # type: ignore[arg-type]
-                                              decision=body.get("decision"))
-    return JSONResponse({"ok": True, "action": canonical, "n": len(table.actions)})
+    canonical, n = await manager_of(request).act_placed(table, seat, body.get("action"),  # type: ignore[arg-type]
+                                                        decision=body.get("decision"))
+    return JSONResponse({"ok": True, "action": canonical, "n": n})
 
 
 async def rematch(request: Request) -> Response:

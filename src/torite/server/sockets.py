@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -21,6 +22,7 @@ from torite.server import safejson
 from torite.server.guards import client_key, manager_of, origin_allowed
 from torite.server.limits import RateLimiter, ServerLimits
 from torite.server.live import Connection, LiveTable, TableError
+from torite.server.pacing import SocketPacing
 from torite.server.tables import TableManager
 
 MAX_MESSAGE = 4096
@@ -36,17 +38,22 @@ async def _send(ws: WebSocket, conn: Connection, text: str, timeout: float) -> N
         conn.give_up()
 
 
-async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float) -> None:
-    """Send queued replies, then the newest state whenever the table changed."""
+async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float,
+                  pacing: SocketPacing | None = None) -> None:
+    """Send queued replies, then the newest state whenever the table changed, then the next
+    page of a log being caught up (as its pacing allows)."""
     while not conn.closed and not conn.too_slow:
         await conn.wake.wait()
         conn.wake.clear()
         while conn.outbox and not conn.too_slow:
             await _send(ws, conn, json.dumps(conn.outbox.popleft(), ensure_ascii=False), send_timeout)
-        if conn.dirty and conn.joined and not conn.hold and not conn.closed and not conn.too_slow \
-                and conn.close_code is None:
+        ready = conn.joined and not conn.hold and not conn.closed and not conn.too_slow and conn.close_code is None
+        if conn.dirty and ready:
             conn.dirty = False
-            await _send(ws, conn, table.message_for(conn), send_timeout)
+            page = not conn.log_behind or pacing is None or pacing.page()
+            await _send(ws, conn, table.message_for(conn, page), send_timeout)
+        elif conn.log_behind and ready and (pacing is None or pacing.page()):
+            await _send(ws, conn, table.log_page(conn), send_timeout)
         if conn.close_code is not None and not conn.outbox and not conn.too_slow:
             await ws.close(code=conn.close_code)  # the server ends it (the table expired)
             return
@@ -70,7 +77,23 @@ def _set_lang(conn: Connection, lang: str | None) -> None:
             conn.mark_dirty()
 
 
-async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw: str) -> None:
+def _sync(conn: Connection) -> None:
+    if conn.joined:
+        conn.log_sent = 0
+        conn.mark_dirty()
+
+
+def _resend(conn: Connection, pacing: SocketPacing | None, apply: Callable[[], None]) -> None:
+    """A resend of the whole log (a ``lang``, a ``sync``), paced (``torite.server.pacing``):
+    now, or when its turn comes, the newest one asked for."""
+    if pacing is None:
+        apply()
+    else:
+        pacing.resend(apply)
+
+
+async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw: str,
+                  pacing: SocketPacing | None = None) -> None:
     try:
         msg = safejson.loads(raw)
     except safejson.BadJSON as e:
@@ -124,7 +147,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             return
         conn.hold = True  # the answer first, then the state it changed
         try:
-            canonical = await manager.act(table, conn.seat, action, decision=msg.get("decision"))
+            canonical, n = await manager.act_placed(table, conn.seat, action, decision=msg.get("decision"))
         except TableError as e:
             # the sender only: its state is the table's (every change reaches it), so nothing is resent
             _err(conn, e.code, str(e))
@@ -132,16 +155,17 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         finally:
             conn.hold = False
             conn.wake.set()
-        conn.push({"type": "ack", "action": canonical, "n": len(table.actions)})
+        conn.push({"type": "ack", "action": canonical, "n": n})  # its own position, never a later one
     elif kind == "back":
         if conn.seat is not None:
             manager.returned(table, conn.seat)
     elif kind == "sync":
         if conn.joined:
-            conn.log_sent = 0
-            conn.mark_dirty()
+            _resend(conn, pacing, lambda: _sync(conn))
     elif kind == "lang":
-        _set_lang(conn, msg["lang"])
+        lang = msg["lang"]
+        if lang != conn.lang or (pacing is not None and pacing.waiting is not None):
+            _resend(conn, pacing, lambda: _set_lang(conn, lang))
     elif kind == "ping":
         conn.push({"type": "pong"})
     else:
@@ -150,7 +174,7 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
 
 
 async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connection, limits: ServerLimits,
-                          by_address: RateLimiter, address: str) -> None:
+                          by_address: RateLimiter, address: str, pacing: SocketPacing | None = None) -> None:
     """Handle the connection's queued messages in order, each when both its connection's and its
     address's buckets allow: a burst is paced, never reordered."""
     own = limits.message_limiter()
@@ -167,7 +191,7 @@ async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connect
                 wait = limiter.allow(key)
         if conn.closed:
             return
-        await _handle(manager, table, conn, conn.inbox.popleft())
+        await _handle(manager, table, conn, conn.inbox.popleft(), pacing)
 
 
 class SocketCounts:
@@ -306,9 +330,10 @@ async def table_socket(ws: WebSocket) -> None:
         await _refuse(ws, "too_many_sockets", refusal, 1008)
         return
     conn = Connection(max_outbox=limits.max_outbox)
-    writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout))
+    pacing = SocketPacing(conn.wake.set, ws.app.state.pacing, address)
+    writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout, pacing))
     handler = asyncio.create_task(_serve_messages(manager, table, conn, limits, ws.app.state.address_limiter,
-                                                  address))
+                                                  address, pacing))
     notice = _SlowDown(conn, limits)
     reader = asyncio.create_task(_read(ws, conn, limits, notice))
     given_up = asyncio.create_task(conn.given_up.wait())
@@ -325,6 +350,7 @@ async def table_socket(ws: WebSocket) -> None:
             close_code = 1008
     finally:
         notice.cancel()
+        pacing.close()
         if close_code == 1008:
             # flooding, or not reading: its address waits a while before it may connect again
             penalties[address] = time.monotonic() + limits.flood_cooldown

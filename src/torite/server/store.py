@@ -89,6 +89,16 @@ hints_t = Table(
     Column("at", Float, nullable=False),
 )
 
+#: how many hints each seat took (one row a seat, counted up: a hint asked is no row of its
+#: own, so asking in a loop does not grow the database); a seat's count is its rows in ``hints``
+#: (written by an older torite) and its ``count`` here
+hint_counts_t = Table(
+    "hint_counts", metadata,
+    Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("count", Integer, nullable=False),
+)
+
 actions_t = Table(
     "actions", metadata,
     Column("table_id", String(40), ForeignKey("tables.id"), primary_key=True),
@@ -138,7 +148,7 @@ class TableRow:
     finished: float | None = None
     result: dict[str, Any] | None = None
     actions: list[tuple[int, str]] = field(default_factory=list)
-    #: the seat of each hint asked for, in order
+    #: how many hints each seat took (the seats after the last that took one may be left out)
     hints: list[int] = field(default_factory=list)
     joined: float | None = None
     abandoned: float | None = None
@@ -348,10 +358,20 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(driver=member))
 
-    def add_hint(self, table_id: str, idx: int, seat: int) -> None:
-        """Note that ``seat`` took a hint (the table's ``idx``-th)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(hints_t).values(table_id=table_id, idx=idx, seat=seat, at=time.time()))
+    def add_hints(self, table_id: str, seat: int, more: int) -> None:
+        """Count ``more`` hints taken by ``seat``: its one row counted up (made by the first)."""
+        for attempt in range(2):
+            try:
+                with self.engine.begin() as conn:
+                    done = conn.execute(update(hint_counts_t).where(
+                        (hint_counts_t.c.table_id == table_id) & (hint_counts_t.c.seat == seat))
+                        .values(count=hint_counts_t.c.count + more)).rowcount
+                    if not done:
+                        conn.execute(insert(hint_counts_t).values(table_id=table_id, seat=seat, count=more))
+                return
+            except IntegrityError:  # another process made the row meanwhile: count it up
+                if attempt:
+                    raise
 
     def finish_table(self, table_id: str, result: dict[str, Any]) -> None:
         """Mark a table finished whose log ends the game (a database written before the mark and
@@ -382,8 +402,14 @@ class Store:
             return row
 
     def _hints(self, conn: Any, table_id: str) -> list[int]:
-        return [int(seat) for (seat,) in conn.execute(select(hints_t.c.seat).where(hints_t.c.table_id == table_id)
-                                                       .order_by(hints_t.c.idx)).all()]
+        """How many hints each seat took (seats past the last that took one left out)."""
+        counts: dict[int, int] = {}
+        for (seat,) in conn.execute(select(hints_t.c.seat).where(hints_t.c.table_id == table_id)).all():
+            counts[int(seat)] = counts.get(int(seat), 0) + 1
+        for seat, n in conn.execute(select(hint_counts_t.c.seat, hint_counts_t.c.count)
+                                    .where(hint_counts_t.c.table_id == table_id)).all():
+            counts[int(seat)] = counts.get(int(seat), 0) + int(n)
+        return [counts.get(s, 0) for s in range(max(counts, default=-1) + 1)]
 
     def _actions(self, conn: Any, table_id: str) -> list[tuple[int, str]]:
         rows = conn.execute(select(actions_t.c.idx, actions_t.c.seat, actions_t.c.action)
@@ -407,6 +433,7 @@ class Store:
                 conn.execute(update(tables_t).where(tables_t.c.rematch.in_(ids)).values(rematch=None))
                 conn.execute(delete(actions_t).where(actions_t.c.table_id.in_(ids)))
                 conn.execute(delete(hints_t).where(hints_t.c.table_id.in_(ids)))
+                conn.execute(delete(hint_counts_t).where(hint_counts_t.c.table_id.in_(ids)))
                 conn.execute(delete(tables_t).where(tables_t.c.id.in_(ids)))
         return ids
 

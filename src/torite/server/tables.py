@@ -42,8 +42,10 @@ from torite.server.live import (
     Seat,
     TableError,
     bot_names,
+    check_length,
     hash_token,
     log_line,
+    stop_after,
 )
 from torite.server.peers import EXPIRED, TablePeers
 from torite.server.store import TableGone, TableRow
@@ -186,6 +188,7 @@ class TableManager(TablePeers):
             game = make_game(game_id, options or {})
         except OptionError as e:
             raise TableError("bad_options", str(e)) from None
+        check_length(game)
         n = game.num_players
         if not isinstance(seats, Sequence) or len(seats) != n:
             raise TableError("bad_seats", f"{game.title} with these options needs {n} seats")
@@ -229,12 +232,13 @@ class TableManager(TablePeers):
                    seed: int | None) -> tuple[LiveTable, TableRow]:
         if seed is None:
             seed = secrets.randbelow(2**53)
-        state = game.new_state(seed)
+        stop = stop_after(game)
+        state = game.new_state(seed, max_rounds=stop)
         now = time.time()
         # a table of bots has nobody to wait for: it counts as joined from the start
         joined = None if any(s.kind == "human" for s in seats) else now
         table = LiveTable(id=secrets.token_urlsafe(9), game=game, state=state, seed=seed, seats=seats,
-                          settings=settings, created=now, joined=joined)
+                          settings=settings, created=now, joined=joined, max_rounds=stop)
         row = TableRow(id=table.id, game=game.id, options=dict(game.options), seed=seed,
                        seats=[{"kind": s.kind, "level": s.level, "name": s.name, **({"host": True} if s.host else {})}
                               for s in seats],
@@ -427,15 +431,32 @@ class TableManager(TablePeers):
             raise TableError("no_hint", "no hint can be made now") from None
         langs = None if lang is None else (lang,)
         texts = labels.view_texts(table.game, obs, [action], table.seat_names(), langs)
-        idx = len(table.hints)
-        table.hints.append(seat)
-        try:
-            await self._db_call(self.store.add_hint, table.id, idx, seat)
-        except Exception:
-            log.exception("cannot store hint %d of table %s", idx, table.id)
-        table.touch()
+        table.hints[seat] += 1
+        self._count_hints(table, seat)
+        # the asker's alone: nobody else's view changes (no state to the others; the count shows
+        # in everyone's next state)
         return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
                 "reason": labels.hint_texts(table.game, reason, table.seat_names(), langs)}
+
+    def _count_hints(self, table: LiveTable, seat: int) -> None:
+        """The store counts the seat's hints up, one write at a time a seat: asks that come while
+        one is written are counted by the next, so a flood of asks is a few writes."""
+        key = (table.id, seat)
+        if key in self._hint_writes:
+            return
+        self._hint_writes.add(key)
+
+        async def write() -> None:
+            try:
+                while (more := table.hints[seat] - table.hints_saved[seat]) > 0:
+                    await self._db_call(self.store.add_hints, table.id, seat, more)
+                    table.hints_saved[seat] += more
+            except Exception:
+                log.exception("cannot count the hints of seat %d of table %s", seat, table.id)
+            finally:
+                self._hint_writes.discard(key)
+
+        self._background_task(write())
 
     # ---------------------------------------------------------------- actions
     async def act(self, table: LiveTable, seat: int, text: str, *, decision: Any = None, by_bot: bool = False) -> str:
@@ -444,6 +465,13 @@ class TableManager(TablePeers):
         ``decision``, when given, is the number of the seat's decision the action answers (the
         state's ``decision_no``): if the seat has decided since, the action is refused as stale
         rather than taken as the answer to a question it was not meant for."""
+        return (await self.act_placed(table, seat, text, decision=decision, by_bot=by_bot))[0]
+
+    async def act_placed(self, table: LiveTable, seat: int, text: str, *, decision: Any = None,
+                         by_bot: bool = False) -> tuple[str, int]:
+        """:meth:`act`, and the position the action took: the number of actions up to and with
+        it, which an ack names (the table's length when the answer is written may be more:
+        another seat's action, or another process's read meanwhile)."""
         if not isinstance(text, str) or not text.strip() or len(text) > 200:
             raise TableError("bad_action", "an action is text such as 'play 10D'")
         if decision is not None and (isinstance(decision, bool) or not isinstance(decision, int)):
@@ -453,7 +481,7 @@ class TableManager(TablePeers):
         return await asyncio.shield(self._act_locked(table, seat, text, decision, by_bot))
 
     async def _act_locked(self, table: LiveTable, seat: int, text: str, decision: int | None,
-                          by_bot: bool) -> str:
+                          by_bot: bool) -> tuple[str, int]:
         async with table.lock:
             for attempt in range(CONFLICT_RETRIES + 1):
                 new, canonical = self._check(table, seat, text, decision, by_bot)
@@ -492,7 +520,7 @@ class TableManager(TablePeers):
             table.touch()
         self._update_idle(table, acted=seat)
         table.wake.set()
-        return canonical
+        return canonical, idx + 1
 
     @staticmethod
     def _check(table: LiveTable, seat: int, text: str, decision: int | None, by_bot: bool) -> tuple[State, str]:

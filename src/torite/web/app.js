@@ -250,7 +250,9 @@
     const data = await res.json();
     if (seq !== previewSeq) return;
     if (!res.ok) {
-      $("form-error").textContent = data.conflict ? conflictText(data.conflict) : data.message;
+      $("form-error").textContent = data.conflict ? conflictText(data.conflict)
+        : data.error === "too_long" ? T.t("lobby.too_long", { most: data.most_rounds, asked: data.asked })
+          : data.message;
       $("create").disabled = true;
       return;
     }

@@ -255,7 +255,7 @@ async function suggest() {
     R.suggesting = false;
   }
   if (res && res.ok) R.suggestion = data;
-  else T.notice(T.t("error.generic", { message: data.message }));
+  else T.notice(said(data));
   renderBar();
 }
 
@@ -283,18 +283,25 @@ function openFile(file) {
   file.text().then(openText, () => fail({ error: "not_json" }));
 }
 
+// A refusal in the reader's language when the page has words for it (too many requests, the
+// server busy), else the server's own message.
+function said(data) {
+  const key = "error." + data.error;
+  return T.t(key) !== key ? T.t(key) : T.t("error.generic", { message: data.message || data.error });
+}
+
 // A refused record: the action and the reason, in the reader's language as far as the page
 // has words for them (the rule's own reason comes from the engine).
 function fail(data) {
   const box = $("replay-error");
   let text;
   if (data.error === "not_json") text = T.t("replay.not_json");
-  else if (data.error === "too_big") text = T.t("replay.too_big");
+  else if (data.error === "too_big" || data.error === "too_large") text = T.t("replay.too_big");
   else if (data.detail && Number.isInteger(data.detail.action)) {
     const d = data.detail;
     text = T.t("replay.bad_action", { n: d.action, seat: d.seat, text: d.text, reason: d.reason });
   } else if (data.error === "bad_record") text = T.t("replay.bad_record", { message: String(data.message || "").replace(/^this record cannot be replayed: /, "") });
-  else text = T.t("error.generic", { message: data.message || data.error });
+  else text = said(data);
   box.textContent = text;
   box.dataset.code = data.error || "error";
   box.classList.remove("hidden");

@@ -27,6 +27,8 @@ export const S = {
   roundTricks: [],     // tricks won this round by seat, counted from the trick lines
   overSeen: false,     // the game's end was shown (live, or on joining a finished game)
   lastSummary: null,   // the newest summary, for the buttons that reopen it
+  logBehind: false,    // a whole log is coming in pages: the lines so far are history
+  endOpens: false,     // a game over before we joined: its end opens once its whole log is here
   hint: null,          // the hint for the decision on show: {n, action, label, reason}
   showLast: false,     // the last trick's panel is open
 };

@@ -123,14 +123,23 @@ function watch() {
 function onMessage(msg) {
   if (msg.type === "state") {
     const full = msg.log_from === 0;
+    // a whole log comes in pages (the first here, the rest as "log" messages): all of it is
+    // history, replayed from none of it
+    const history = full || S.logBehind;
+    S.logBehind = (msg.log_rest || 0) > 0;
     if (full) S.logLines = [];
     S.logLines.push(...msg.log);
     if (typeof msg.now === "number") S.skew = Date.now() / 1000 - msg.now;
-    noteMoments(msg.log, full);
+    noteMoments(msg.log, history, full);
     if (msg.over && !S.overSeen) {
       S.overSeen = true;
       // a game that ended before this page joined: its end opens as if it had been watched
-      if (full && S.lastSummary) S.summaries.push(S.lastSummary);
+      // (once its whole log is here)
+      if (history) S.endOpens = true;
+    }
+    if (S.endOpens && !S.logBehind) {
+      S.endOpens = false;
+      if (S.lastSummary) S.summaries.push(S.lastSummary);
     }
     if (S.hint && (!S.last || msg.n !== S.hint.n)) S.hint = null;
     S.last = msg;
@@ -139,7 +148,17 @@ function onMessage(msg) {
     $("table").dataset.lang = msg.lang || "";
     setConn(S.me === null ? "table.spectating" : "table.connected");
     $("table").dataset.connected = "1";
-    render(full ? null : msg.log);
+    render(history ? null : msg.log);
+  } else if (msg.type === "log") {
+    // the next page of a whole log: history
+    S.logLines.push(...msg.log);
+    noteMoments(msg.log, true, false);
+    S.logBehind = msg.log_rest > 0;
+    if (S.endOpens && !S.logBehind) {
+      S.endOpens = false;
+      if (S.lastSummary) S.summaries.push(S.lastSummary);
+    }
+    if (S.last) render(null);
   } else if (msg.type === "joined") {
     S.me = msg.seat;
     setConn(S.me === null ? "table.spectating" : "table.connected");
@@ -182,11 +201,11 @@ function forget() {
 }
 
 // New log lines: a finished trick stays on the table a moment, a round's end queues its summary.
-// A whole log (the first message, a reconnect) is history: nothing is replayed from it, but the
-// last round's summary can be reopened.
-export function noteMoments(lines, full) {
+// A whole log (the first message, a reconnect, in pages) is history: nothing is replayed from it,
+// but the last round's summary can be reopened.  ``fresh``: the log starts over here.
+export function noteMoments(lines, full, fresh = full) {
   let trick = null;
-  if (full) { S.roundsSeen = 0; S.roundTricks = []; }
+  if (fresh) { S.roundsSeen = 0; S.roundTricks = []; }
   for (const line of lines) {
     if (line.kind === "round_end" && line.data) {
       S.roundsSeen += 1;

@@ -135,6 +135,10 @@ class GoodCop(TrickGame):
         until they are not, §3): a deal of Good Cop is the seed's."""
         return None
 
+    def most_rounds(self) -> int | None:
+        """The ``deals`` option."""
+        return int(self.options["deals"])
+
     def bounds(self) -> Bounds:
         """From the scoring (C2): a side's net is its tricks minus the penalty cards in them.
         At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that

@@ -121,6 +121,10 @@ class Kaedama(TrickGame):
     def deck(self) -> tuple[int, ...]:
         return DECK_40 if self.options["double"] else DECK_36
 
+    def most_rounds(self) -> int | None:
+        """The ``rounds`` option."""
+        return int(self.options["rounds"])
+
     def bounds(self) -> Bounds:
         """From the scoring rules: a trick is 1 point, 2 for a reversal, and a reversal needs a
         stock card (6 a round, 12 with ``double``); then +3 for the most tricks and +2 for the

@@ -175,6 +175,10 @@ class Mighty(TrickGame):
         low = 12 if opts["nt_min12"] or opts["all_pass"] == "min12" else MIN_BID
         return mighty_phases(low, opts["deal_miss"] == "half_point")
 
+    def most_rounds(self) -> int | None:
+        """The ``deals`` option."""
+        return int(self.options["deals"])
+
     def bounds(self) -> Bounds:
         """From the scoring (§9): S of a made contract is at most the formula's best (20 points
         made, over the contract that gives most), of a failed one 20 (a contract of 20, no

@@ -164,6 +164,10 @@ class Umbridge(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def most_rounds(self) -> int | None:
+        """Chicago's four deals, or a rubber's ``deals`` (0: none, a rubber ends when it is won)."""
+        return 4 if self.options["scoring"] == CHICAGO else (int(self.options["deals"]) or None)
+
     def bounds(self) -> Bounds:
         """From the scoring (§8), nothing below 0.  The most one deal can pay a player: as
         declarer, the best contract result of the table (below and above the line) with the
