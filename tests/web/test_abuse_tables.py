@@ -5,16 +5,24 @@ answered in full, and a database that cannot be written answers 503."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import time
+from typing import Any
 
+import httpx
 import pytest
 
+from torite.server.app import create_app
 from torite.server.limits import ServerLimits
 from torite.server.live import TableError
 from torite.server.store import Store
 from torite.server.tables import TableManager
 
+from .realserver import quietly, serving, ws_connect
 from .test_server import GAME
 
+Msg = dict[str, Any]
 PEOPLE = [{"kind": "human"}] * 3
 
 
@@ -74,3 +82,65 @@ def test_a_refused_creation_stores_nothing(db_url: str) -> None:
         assert store.in_play() == 1
     finally:
         store.close()
+
+
+# ------------------------------------------------------------------ points 8 and 9: frames
+def _drain(ws: Any, seconds: float) -> list[Msg]:
+    got: list[Msg] = []
+    deadline = time.monotonic() + seconds
+    with contextlib.suppress(TimeoutError):
+        while time.monotonic() < deadline:
+            got.append(json.loads(ws.recv(timeout=max(0.01, deadline - time.monotonic()))))
+    return got
+
+
+def _table(port: int) -> str:
+    r = httpx.post(f"http://127.0.0.1:{port}/api/tables", json={"game": GAME, "seats": PEOPLE})
+    table_id: str = r.json()["id"]
+    return table_id
+
+
+@pytest.mark.parametrize("burst", [150, 400])
+def test_an_honest_burst_to_a_socket_that_reads_everything_is_answered_and_nothing_is_closed(burst: int) -> None:
+    """Issue 40, point 9: more than ~120 quick messages closed the socket (1008, no close frame)
+    and kept its address out for 10 s: the handler answered them all before the writer could
+    send one, so the replies overflowed.  Every ping is answered (a pong, or counted refused in
+    a ``slow_down``), the socket stays open, the address is welcome."""
+    with serving(create_app("sqlite://")) as port:
+        url = f"/ws/tables/{_table(port)}"
+        with quietly(ws_connect(port, url, source="127.0.0.2", max_queue=None)) as ws:
+            for _ in range(burst):
+                ws.send('{"type": "ping"}')
+            got = _drain(ws, 3.0 + burst / 50)
+            pongs = sum(m["type"] == "pong" for m in got)
+            refused = max([m.get("refused", 0) for m in got if m.get("code") == "slow_down"], default=0)
+            assert pongs + refused == burst and pongs >= min(burst, 200), (pongs, refused)
+            ws.send('{"type": "ping"}')
+            assert json.loads(ws.recv(timeout=5))["type"] == "pong"  # still open
+        with quietly(ws_connect(port, url, source="127.0.0.2")) as again:  # not sent away for a while
+            again.send('{"type": "ping"}')
+            assert json.loads(again.recv(timeout=5))["type"] == "pong"
+
+
+@pytest.mark.parametrize("frame", ["binary", "too_long"])
+def test_oversized_and_binary_frames_are_paced_like_any_other(frame: str) -> None:
+    """Issue 40, point 8: frames over 4,096 characters and binary frames were answered at once,
+    outside the pacing: 65,472 error replies in 20 s to one address."""
+    limits = ServerLimits(messages_per_second=5.0, messages_burst=5, message_queue=10, flood_close=10**6)
+    with serving(create_app("sqlite://", limits=limits)) as port:
+        url = f"/ws/tables/{_table(port)}"
+        with quietly(ws_connect(port, url, source="127.0.0.2", max_queue=None)) as ws:
+            start = time.monotonic()
+            for _ in range(300):
+                ws.send(b"\x00" * 10 if frame == "binary" else "x" * 5000)
+            got = _drain(ws, 2.0)
+            elapsed = time.monotonic() - start
+            errors = [m for m in got if m.get("code") in ("bad_message", "too_long")]
+            assert errors and all(m["code"] == ("bad_message" if frame == "binary" else "too_long") for m in errors)
+            assert len(errors) <= 5 + 5 * elapsed + 2, (len(errors), elapsed)  # the pace, not at once
+            got += _drain(ws, 3.0)
+            errors = [m for m in got if m.get("code") in ("bad_message", "too_long")]
+            refused = max([m.get("refused", 0) for m in got if m.get("code") == "slow_down"], default=0)
+            assert refused > 200 and len(errors) + refused == 300  # the rest refused, counted once a second
+            ws.send('{"type": "ping"}')
+            assert json.loads(ws.recv(timeout=5))["type"] == "pong"

@@ -241,14 +241,14 @@ def test_a_repeated_error_is_logged_once_a_minute() -> None:
 
 # ------------------------------------------------------------------ point 11: many small requests
 def test_many_small_requests_from_one_address_are_answered_429_and_others_are_not() -> None:
-    limits = ServerLimits(http_requests_per_second=5.0, http_requests_burst=20)
+    limits = ServerLimits(http_requests_per_second=0.5, http_requests_burst=20)
     app = create_app("sqlite://", limits=limits)
     with serving(app) as port:
         transport = httpx.HTTPTransport(local_address="127.0.0.2")
         with httpx.Client(transport=transport, timeout=10) as http:
             codes = [http.get(f"http://127.0.0.1:{port}/api/version").status_code for _ in range(40)]
             refused = http.get(f"http://127.0.0.1:{port}/api/version")
-        assert codes[:20] == [200] * 20 and codes.count(429) >= 15, codes
+        assert codes[:20] == [200] * 20 and codes.count(429) >= 10, codes
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_requests"
         assert int(refused.headers["retry-after"]) >= 1
         assert answered(port, "127.0.0.3") == 200
