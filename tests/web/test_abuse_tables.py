@@ -7,7 +7,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shutil
+import socket
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,8 +33,10 @@ PEOPLE = [{"kind": "human"}] * 3
 
 def test_concurrent_creations_never_overshoot_the_table_cap(db_url: str) -> None:
     """Issue 40, point 7: 230 creations at once overshot the 2,000-table cap to 2,142 (the count
-    and the insert raced).  Here two managers (two processes' worth) create at once."""
-    stores = [Store(db_url), Store(db_url)]
+    and the insert raced).  Here two managers create at once: on PostgreSQL each with a store of
+    its own, as two processes would (SQLite is one process's database: one store)."""
+    first = Store(db_url)
+    stores = [first, Store(db_url) if first.postgres else first]
 
     async def run() -> tuple[int, list[str]]:
         managers = [TableManager(s, max_tables=10) for s in stores]
@@ -53,7 +60,7 @@ def test_concurrent_creations_never_overshoot_the_table_cap(db_url: str) -> None
     try:
         in_play, outcomes = asyncio.run(run())
     finally:
-        for s in stores:
+        for s in set(stores):
             s.close()
     assert in_play == 10 and outcomes.count("made") == 10
     assert outcomes.count("too_many_tables") == 50
@@ -144,3 +151,68 @@ def test_oversized_and_binary_frames_are_paced_like_any_other(frame: str) -> Non
             assert refused > 200 and len(errors) + refused == 300  # the rest refused, counted once a second
             ws.send('{"type": "ping"}')
             assert json.loads(ws.recv(timeout=5))["type"] == "pong"
+
+
+# ------------------------------------------------------------------ point 10: an unwritable database
+def _chattr(flag: str, *paths: Path) -> bool:
+    return all(subprocess.run(["chattr", flag, str(p)], capture_output=True).returncode == 0 for p in paths)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_a_database_that_cannot_be_written_any_more_is_answered_503_and_the_server_lives(tmp_path: Path) -> None:
+    """Issue 40, point 10: the server died of SIGBUS (exit 135) when its SQLite files could no
+    longer be written: SQLite's WAL index was a file mapped into the process, and a write to
+    that mapping faults.  Made immutable here (``chattr +i``: root ignores a file's mode, and
+    a read-only remount is refused while the files are open), the server carries on: 503 with
+    a clear message, and it saves again once the files can be written."""
+    probe = tmp_path / "probe"
+    probe.write_text("x")
+    if not shutil.which("chattr") or not _chattr("+i", probe):
+        pytest.skip("needs chattr +i (root, on a file system with attributes)")
+    _chattr("-i", probe)
+    port = _free_port()
+    db = tmp_path / "t.db"
+    server = subprocess.Popen([sys.executable, "-m", "torite", "serve", "--db", f"sqlite:///{db}", "--port", str(port),
+                               "--log-level", "warning"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/api/tables"
+    bots = {"game": GAME, "seats": [{"kind": "bot", "level": "random"}] * 3, "settings": {"bot_delay": 0.05}}
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.post(url, json=bots, timeout=5).status_code == 201:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        for _ in range(3):  # tables of bots: the server writes all the time
+            assert httpx.post(url, json=bots, timeout=5).status_code == 201
+        time.sleep(1.0)
+        files = sorted(tmp_path.glob("t.db*"))
+        assert _chattr("+i", *files)
+        time.sleep(3.0)  # the bots' moves meet the unwritable files
+        r = httpx.post(url, json={"game": GAME, "seats": PEOPLE}, timeout=10)
+        assert server.poll() is None, "the server died"
+        assert r.status_code == 503 and r.json()["error"] == "storage"
+        assert "cannot write to its database" in r.json()["message"]
+        _chattr("-i", *files)
+        deadline = time.monotonic() + 30
+        while httpx.post(url, json={"game": GAME, "seats": PEOPLE}, timeout=10).status_code != 201:
+            assert time.monotonic() < deadline, "the server did not save again once it could"
+            time.sleep(0.5)
+        assert server.poll() is None
+    finally:
+        _chattr("-i", *tmp_path.glob("t.db*"))
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()

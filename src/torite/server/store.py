@@ -163,11 +163,20 @@ def _make_engine(url: str) -> Engine:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path:
                 _private_file(Path(path).expanduser())
-            eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            # one connection, the process's own (see the pragmas)
+            eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                pool_size=1, max_overflow=0)
 
         @event.listens_for(eng, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
+            if eng.pool.__class__ is not StaticPool:
+                # before WAL is first used: the WAL's index is then in this process's memory, not
+                # in a -shm file mapped into it.  A write to that mapping once the file cannot be
+                # written (a file system remounted read-only, an immutable file) is a SIGBUS that
+                # kills the process; a write() fails instead, and the server answers 503.  SQLite
+                # is one process's database anyway (``torite serve --workers`` needs PostgreSQL).
+                cur.execute("PRAGMA locking_mode=EXCLUSIVE")
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
