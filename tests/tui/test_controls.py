@@ -68,7 +68,8 @@ def test_call_buttons_keep_the_number_the_phase_declares_refused_ones_struck_in_
             assert [a.kind for a in declared] == ["pass", "double", "redouble"]
             labels = [t.plain for t, _ in app._buttons[:3]]
             for i, a in enumerate(declared):
-                assert labels[i] == app.session.labels.action_label(a.kind) or a in v.legal
+                # struck out or not, a call reads the same ("Redouble", never the bare "redouble")
+                assert labels[i] == app.session.labels.text(app.session.action_rich(a))
                 assert app.button_actions[i] == (a if a in v.legal else None)
             assert Action("double") not in v.legal
             before = len(app.session.record.actions)

@@ -159,7 +159,7 @@ class Controls:
                 actions.append(a)
             else:  # may not be made now: in view, struck out, saying why when chosen
                 why = self.refused_actions.get(a, "")
-                label = lab.action_label(a.kind)
+                label = lab.text(self.session.action_rich(a))  # as it reads when legal ("Redouble")
                 buttons.append((Text(label, style="dim strike"),
                                 lambda why=why, label=label: self.explain(why, label)))  # type: ignore[misc]
                 actions.append(None)
