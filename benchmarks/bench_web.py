@@ -520,6 +520,8 @@ async def run(args: argparse.Namespace, servers: Servers, db: str) -> dict[str, 
         out["abuse"] = {"kind": args.abuse, **abuse_counts}
     if args.kills:
         out["kills"] = kills
+        # the servers first: a SQLite database is its server's alone while it runs (exclusive lock)
+        await asyncio.to_thread(servers.stop)
         out["consistency"] = await asyncio.to_thread(check_logs, db, stats)
     return out
 

@@ -44,7 +44,7 @@ import pytest
 from torite.engine.base import Game, OptionError, OptionSpec
 from torite.engine.registry import game_class, game_ids
 from torite.present import labels
-from torite.present.pages import rules_page
+from torite.present.pages import HOUSE_WORDS, rules_page
 from torite.server import app
 from torite.server.markdown import to_html
 
@@ -79,6 +79,7 @@ KO_COUNT_WORDS: dict[str, int] = {
     "한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9, "열": 10,
 }
 OPTION_HEADER = {"option", "オプション", "옵션"}
+HOUSE_HEADER = {heads[0] for _, _, heads in HOUSE_WORDS.values()}
 DEFAULT_HEADER = {"default", "標準", "기본"}
 
 _FENCE = re.compile(r"^```.*?^```[^\n]*$", re.M | re.S)
@@ -191,10 +192,11 @@ def tables(text: str) -> list[list[list[str]]]:
     return out
 
 
-def option_rows(text: str) -> dict[str, dict[str, Any]]:
-    """The options table: option name -> its default cell, its whole row and the row's text."""
-    found = [t for t in tables(text) if t[0][0].lower() in OPTION_HEADER]
-    assert len(found) <= 1, "a page has one options table"
+def option_rows(text: str, header: set[str] = OPTION_HEADER) -> dict[str, dict[str, Any]]:
+    """The options table (or with ``HOUSE_HEADER`` the house rules'): option name -> its
+    default cell, its whole row and the row's text."""
+    found = [t for t in tables(text) if t[0][0].lower() in header]
+    assert len(found) <= 1, "a page has one options table and one house rules table"
     if not found:
         return {}  # a game without options (the tests' example game) has none
     header, *rows = found[0]
@@ -224,8 +226,9 @@ def params() -> list[Any]:
 def test_the_options_table_lists_every_option_with_its_default(game_id: str, lang: str) -> None:
     cls: type[Game] = game_class(game_id)
     rows = option_rows(page(game_id, lang))
-    assert list(rows) == [spec.name for spec in cls.OPTIONS], f"rules.{lang}.md options table"
-    for spec in cls.OPTIONS:
+    specs = [spec for spec in cls.OPTIONS if not spec.house]
+    assert list(rows) == [spec.name for spec in specs], f"rules.{lang}.md options table"
+    for spec in specs:
         row = rows[spec.name]
         assert row["default"] == f"`{shown(spec.default)}`", (
             f"rules.{lang}.md gives {spec.name} the default {row['default']}, the code {shown(spec.default)}")
@@ -233,6 +236,28 @@ def test_the_options_table_lists_every_option_with_its_default(game_id: str, lan
             assert f"`{value}`" in row["text"], f"rules.{lang}.md: {spec.name} does not list `{value}`"
         bounds = {b for b in (spec.minimum, spec.maximum) if b is not None}
         assert bounds <= numbers(row["text"]), f"rules.{lang}.md: {spec.name} does not give its range {bounds}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game_id", params())
+def test_the_house_rules_table_lists_every_house_rule_with_its_default_and_range(game_id: str, lang: str) -> None:
+    """Made from the declarations (``pages.house_rules_section``), after the options, in the
+    page's language: each house rule with its default, its bounds and its labels' help."""
+    cls: type[Game] = game_class(game_id)
+    text = page(game_id, lang)
+    rows = option_rows(text, HOUSE_HEADER)
+    assert list(rows) == [spec.name for spec in cls.house_rules()], f"rules.{lang}.md house rules table"
+    if not rows:
+        return
+    words = labels.load(cls, lang).data["options"]
+    heading = HOUSE_WORDS[lang][0] if lang in HOUSE_WORDS else HOUSE_WORDS["en"][0]
+    assert f"## {heading}" in text
+    for spec in cls.house_rules():
+        row = rows[spec.name]
+        assert row["default"] == f"`{spec.default}`"
+        assert {spec.minimum, spec.maximum} <= numbers(row["text"]), f"{spec.name}: its range"
+        help_text = unicodedata.normalize("NFKC", words[spec.name]["help"])
+        assert help_text in row["text"], f"{spec.name}: the {lang} labels' help"
 
 
 def allowed_values(spec: OptionSpec) -> list[str]:
@@ -254,7 +279,8 @@ def test_every_option_is_named_in_every_page(game_id: str) -> None:
 @pytest.mark.parametrize("lang", TRANSLATIONS)
 @pytest.mark.parametrize("game_id", params())
 def test_every_translation_gives_each_option_the_numbers_of_english(game_id: str, lang: str) -> None:
-    en, other = (option_rows(page(game_id, x)) for x in ("en", lang))
+    en, other = ({**option_rows(page(game_id, x)), **option_rows(page(game_id, x), HOUSE_HEADER)}
+                 for x in ("en", lang))
     for name in en:
         assert numbers(en[name]["text"]) == numbers(other[name]["text"]), (
             f"option {name}: en {sorted(numbers(en[name]['text']))}, "

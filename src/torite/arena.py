@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -74,10 +75,12 @@ def play_round(game: Game, names: Sequence[str], deal_seed: int, dealer: int, bo
                first_round: int = 0, log: list[tuple[int, str]] | None = None) -> tuple[int, ...]:
     """Play one single-round deal between named bots; returns the round's points by seat.
 
-    With ``times`` and ``owners`` (seat → bot index), each decision's wall time of ``act`` is
+    The bots share one generator, seeded ``bot_seed``.  With ``times`` and ``owners`` (seat →
+    bot index), each decision's wall time of ``act`` is
     appended to ``times[owners[seat]]``; ``log`` receives every action as (seat, text)."""
     state = game.new_state(deal_seed, dealer=dealer, max_rounds=1, first_round=first_round)
-    players = {s: make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)}
+    rng = random.Random(bot_seed)  # one generator for the bots of the round (see torite.sim)
+    players = {s: make_bot(name, game, s, rng) for s, name in enumerate(names)}
     timed = times is not None and owners is not None
     if timed or log is not None:
         sink, owner = times, owners

@@ -24,7 +24,8 @@ from pathlib import Path
 
 #: the modules the compiled build compiles (paths under ``src/``), chosen by the profile: the
 #: kit and what it calls on every decision, every game's rules and rule-of-thumb bot, the search
-#: bots, the loop that lets bots play, and a research environment's step (the observation
+#: bots, the loop that lets bots play, the simulator's unit of work and the seeds it derives
+#: (issue 37: interpreted, they were 5 % of ``torite simulate``), and a research environment's step (the observation
 #: layout, the tracker that keeps a seat's vector, the batched environment's loop; numpy is
 #: reached through them as Python objects).  ``engine/base.py`` (the protocol's abstract classes),
 #: ``engine/kit/gamedata.py`` (a game's declarations) and ``engine/kit/game.py`` (the factory of
@@ -34,6 +35,8 @@ from pathlib import Path
 #: (Python) class from the module that defines it, which a compiled module must have imported.
 COMPILED: tuple[str, ...] = (
     "torite/cards.py",
+    "torite/seeds.py",
+    "torite/sim.py",
     "torite/engine/trick.py",
     "torite/engine/draws.py",
     "torite/engine/sampling.py",

@@ -189,7 +189,7 @@ class Replay:
         st = self._at(self._check(step))
         if st.is_over() or seat not in st.to_act():
             return None
-        return st.observation(seat), st.legal_actions(seat)
+        return st.observation(seat), list(st.legal_actions(seat))
 
     def suggest(self, step: int, seat: int, level: str = "hard", seed: int = 0) -> Action | None:
         """What a bot of ``level`` would play at ``seat``'s decision at ``step``, from that

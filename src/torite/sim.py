@@ -3,11 +3,19 @@
 Every unit of work (one round, or one whole game) gets its own seed derived from the run's
 seed and the unit's index, and results are folded in index order, so the numbers are the same
 whatever the number of worker processes.
+
+The bots of one game share one generator, seeded ``derive_seed(seed, "bots")``: a Mersenne
+Twister costs more to seed than a random round of Hearts costs to play (issue 37), and the
+driver asks one bot at a time, so one stream serves them all as reproducibly as one each.  A
+worker keeps the game object and, for bots that keep nothing between decisions but their
+generator (``Bot.stateless``), the bots themselves, reseeding their generator each unit: the
+same draws as bots made afresh, without making them.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +25,7 @@ from typing import Any
 from torite.bots import make_bot
 from torite.engine import driver
 from torite.engine.base import Action, Game, State
+from torite.engine.bot import Bot
 from torite.engine.registry import make_game
 from torite.parallel import ordered_map, start_backend
 from torite.record import Record, start_record
@@ -38,14 +47,26 @@ class UnitResult:
     decision_seconds: list[float] = field(default_factory=list)
 
 
+def make_players(game: Game, bots: Sequence[str], rng: random.Random) -> dict[int, Bot]:
+    """The named bots of a game, seat by seat, sharing the generator ``rng``."""
+    return {s: make_bot(name, game, s, rng) for s, name in enumerate(bots)}
+
+
 def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = None,
          max_rounds: int | None = None, keep_record: bool = False,
-         bot_seed: int | None = None, first_round: int = 0) -> tuple[State, Record | None, int]:
+         bot_seed: int | None = None, first_round: int = 0,
+         players: dict[int, Bot] | None = None) -> tuple[State, Record | None, int]:
     """Play one game between named bots; returns the final state, its record, and the number
-    of actions taken."""
+    of actions taken.  The bots share one generator seeded ``derive_seed(bot_seed or seed,
+    "bots")``; ``players``: those bots already made (their generator is reseeded here)."""
     state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds, first_round=first_round)
-    base = seed if bot_seed is None else bot_seed
-    players = {s: make_bot(name, game, s, derive_seed(base, "bot", s)) for s, name in enumerate(bots)}
+    rng_seed = derive_seed(seed if bot_seed is None else bot_seed, "bots")
+    if players is None:
+        players = make_players(game, bots, random.Random(rng_seed))
+    else:
+        for bot in players.values():  # one generator, shared: seeding it once reseeds them all
+            bot.rng.seed(rng_seed)
+            break
     rec = start_record(game, seed, [f"bot:{b}" for b in bots], dealer=dealer,
                        max_rounds=max_rounds, first_round=first_round) if keep_record else None
     on_action: Callable[[int, Action, float], None] | None = None
@@ -64,16 +85,35 @@ def play(game: Game, bots: Sequence[str], seed: int, *, dealer: int | None = Non
 _Job = tuple[str, dict[str, Any], list[str], int, str, bool, int]
 
 
+#: a worker's games and reusable bots, by (game id, options, bot names): kept across units
+_KEPT: dict[tuple[str, str, tuple[str, ...]], tuple[Game, dict[int, Bot] | None]] = {}
+_KEPT_MAX = 16
+
+
+def _kept(game_id: str, options: dict[str, Any], bots: list[str]) -> tuple[Game, dict[int, Bot] | None]:
+    """The game of a unit, and its bots when every one is ``stateless`` (else None: made anew
+    each game), made once per worker process."""
+    key = (game_id, repr(options), tuple(bots))
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= _KEPT_MAX:
+            _KEPT.clear()
+        game = make_game(game_id, options)
+        players = make_players(game, bots, random.Random(0))
+        found = _KEPT[key] = (game, players if all(b.stateless for b in players.values()) else None)
+    return found
+
+
 def _run_unit(job: _Job) -> UnitResult:
     game_id, options, bots, seed, mode, keep, index = job
-    game = make_game(game_id, options)
+    game, players = _kept(game_id, options, bots)
     unit_seed = derive_seed(seed, mode, index)
     if mode == "rounds":
         # round ``index`` of a game, so games whose rounds differ by number play them in turn
         state, rec, actions = play(game, bots, unit_seed, dealer=index % game.num_players,
-                                   max_rounds=1, keep_record=keep, first_round=index)
+                                   max_rounds=1, keep_record=keep, first_round=index, players=players)
     else:
-        state, rec, actions = play(game, bots, unit_seed, keep_record=keep)
+        state, rec, actions = play(game, bots, unit_seed, keep_record=keep, players=players)
     res = state.result()
     return UnitResult(index, list(res.round_scores), res.scores, res.winners, state.stats(), actions,
                       rec.to_json() if rec else None)

@@ -372,3 +372,23 @@ def test_a_bad_record_to_resume_is_one_clear_error_and_nothing_is_played(tmp_pat
     assert code == 2 and "--resume" in err
     code, _, err = run(capsys, "play", "mighty", "--resume", str(path), "--plain")
     assert code == 2 and "kaedama" in err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """`torite rules mighty | head -1`: the reader has gone before the page is written; the
+    command ends quietly (141, as a piped program does) instead of a BrokenPipeError traceback.
+    The pipe's read end is closed before the command starts, so the write always fails."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    cmd = [sys.executable, "-c", "import sys; from torite.cli.main import main; sys.exit(main(['rules', 'mighty']))"]
+    try:
+        proc = subprocess.run(cmd, stdout=write_end, stderr=subprocess.PIPE, timeout=60, check=False)
+    finally:
+        os.close(write_end)
+    err = proc.stderr.decode()
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+    assert proc.returncode == 141

@@ -3,6 +3,7 @@ is a full state the seat cannot tell from the real one, and it plays to the end.
 
 from __future__ import annotations
 
+import copy as copying
 import pickle
 import random
 import re
@@ -59,6 +60,36 @@ def test_a_clone_looks_like_its_original_and_plays_on_exactly_like_it(case: Case
         assert_same(snapshot(state), snapshot(copy), "a clone given the same actions ends differently")
         assert event_log(copy) == event_log(state)
         assert copy.result() == state.result()
+
+
+def test_copy_deepcopy_and_pickle_make_states_that_play_on_exactly_like_the_original(case: Case) -> None:
+    """``copy.copy``, ``copy.deepcopy`` and pickle copy a state on both builds (pyspiel's
+    ``random_sim_test`` deep-copies a Python state; a server pickles): each copy, made mid-game,
+    looks like its original, plays on like it, and playing it changes nothing of the original."""
+    game = case.game()
+    for seed in case.seeds(1):
+        state = game.new_state(seed, max_rounds=2)
+        rng = random.Random(seed)
+        for _ in range(2 * EVERY + 3):
+            if state.is_over():
+                break
+            state.apply(*random_move(state, rng))
+        before, events = snapshot(state), event_log(state)
+        copies = {"copy": copying.copy(state), "deepcopy": copying.deepcopy(state),
+                  "pickle": pickle.loads(pickle.dumps(state))}
+        for how, made in copies.items():
+            assert type(made) is type(state), how
+            assert made.game is state.game or how == "pickle", f"{how} copied the game"
+            assert_same(before, snapshot(made), f"a state made by {how} looks different")
+            assert event_log(made) == events, f"a state made by {how} has other events"
+        for how, made in copies.items():
+            play_out(made, random.Random(seed + 1), check=False)
+            assert_same(before, snapshot(state), f"playing a state made by {how} changed the original")
+        reference = state.clone()
+        play_out(reference, random.Random(seed + 1), check=False)
+        for how, made in copies.items():
+            assert_same(snapshot(reference), snapshot(made), f"a state made by {how} plays on differently")
+            assert event_log(made) == event_log(reference), f"a state made by {how} plays other events"
 
 
 def test_playing_on_a_clone_leaves_its_original_unchanged_and_the_other_way_round(case: Case) -> None:

@@ -35,7 +35,7 @@ class SpyBot(Bot):
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         expected = self._state.observation(self.seat) if self.uses_observation else {}
         assert dict(obs) == expected
-        assert list(legal) == self._state.legal_actions(self.seat)
+        assert list(legal) == list(self._state.legal_actions(self.seat))
         assert not isinstance(obs, State)
         self.log.append((self.seat, str(self._state.observation(None).get("phase")), self._state.to_act()))
         return legal[self.rng.randrange(len(legal))]
@@ -149,13 +149,15 @@ def test_decide_does_not_change_the_state() -> None:
 
 
 # ------------------------------------------------------------------ same games as before
-# The loops the simulator and the arena ran before the driver existed, kept here verbatim as
-# the reference: the driver must reproduce their games seed for seed.
+# The loops the simulator and the arena ran before the driver existed, kept here as the
+# reference: the driver must reproduce their games seed for seed.  (Verbatim but for the bots'
+# seeding, which changed after them: since issue 37 the bots of a game share one generator.)
 
 def _old_sim_play(game: Game, bots: Sequence[str], seed: int, dealer: int | None,
                   max_rounds: int | None) -> tuple[list[tuple[int, str]], Any]:
     state = game.new_state(seed, dealer=dealer, max_rounds=max_rounds)
-    players = [make_bot(name, game, s, derive_seed(seed, "bot", s)) for s, name in enumerate(bots)]
+    rng = random.Random(derive_seed(seed, "bots"))
+    players = [make_bot(name, game, s, rng) for s, name in enumerate(bots)]
     actions: list[tuple[int, str]] = []
     empty: dict[str, Any] = {}
     while not state.is_over():
@@ -171,7 +173,8 @@ def _old_sim_play(game: Game, bots: Sequence[str], seed: int, dealer: int | None
 def _old_arena_round(game: Game, names: Sequence[str], deal_seed: int, dealer: int,
                      bot_seed: int) -> tuple[int, ...]:
     state = game.new_state(deal_seed, dealer=dealer, max_rounds=1)
-    players = [make_bot(name, game, s, derive_seed(bot_seed, s)) for s, name in enumerate(names)]
+    rng = random.Random(bot_seed)
+    players = [make_bot(name, game, s, rng) for s, name in enumerate(names)]
     empty: dict[str, Any] = {}
     while not state.is_over():
         seat = state.to_act()[0]

@@ -143,3 +143,25 @@ def test_a_card_typed_with_its_rank_and_suit_apart_is_the_card() -> None:
     rank, suit = text[:-1], text[-1]
     for typed in (f"{rank} {suit}", f"{rank.lower()} {suit.lower()}", f"play {rank} {suit}", text):
         assert read_action(typed, legal, game) == legal[0], typed
+
+
+def test_the_seat_deciding_reads_its_instruction_once() -> None:
+    """Kaedama's phase has a status row named after it ("kaedama: swap the card you played…"):
+    every other seat reads it there, the seat deciding reads it in its prompt only (the web, the
+    Textual table and the line mode said it twice, the Japanese table word for word)."""
+    game = make_game("kaedama", {"rounds": 1})
+    state = game.new_state(seed=3)
+    rng = random.Random(3)
+    while state.phase != "kaedama":
+        seat = state.to_act()[0]
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    decider = state.to_act()[0]
+    other = next(s for s in range(game.num_players) if s not in state.to_act())
+    for lang in ("en", "ja", "ko"):
+        mine = words(view(state, decider), lang, you=decider)
+        theirs = words(view(state, other), lang, you=other)
+        assert mine.prompt
+        phase_rows = [r for r in theirs.status if r.label and theirs.phase.lower().startswith(r.label.lower())]
+        assert phase_rows, (lang, [r.label for r in theirs.status])  # the bystander is told what is going on
+        assert not [r for r in mine.status if r.label == phase_rows[0].label], lang
+        assert len(mine.status) == len(theirs.status) - 1  # nothing else is dropped

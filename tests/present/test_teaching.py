@@ -185,6 +185,11 @@ def test_a_hints_reason_is_true_of_the_card_it_names(game_id: str) -> None:
                 if why.key == "lowest":
                     assert all(_rank(card) <= _rank(x) for x in cards), (game_id, why, cards)
                     seen += 1
+            if why is not None and why.key == "bury":  # it names a suit only when it buries one
+                said = text(game_id, L.load(game, "en").hint_rich(why.key, why.data), "en")
+                suits = {c[-1] for c in why.data["cards"]}
+                assert ("club" in said) <= ("C" in suits) and ("spade" in said) <= ("S" in suits), (said, why)
+                seen += 1
             if why is not None and why.key == "take_points":
                 assert why.data["points"] > 0, (game_id, why)
             state.apply(seat, action)

@@ -207,3 +207,25 @@ def test_umbridges_dummy_is_played_from_a_row_of_its_own() -> None:
 
     asyncio.run(run())
 
+
+
+def test_enter_after_a_hinted_pass_passes_it_does_not_bid_the_grids_cell() -> None:
+    """Mighty, Korean, seed 1: the hint at the first bid is Pass; ``h`` puts the focus on the
+    Pass button and Enter passes.  (Before, the redraw after the hint gave the focus back to the
+    bidding box, and Enter bid its cell, 13♣: a bid the person never chose.)"""
+    app = table("mighty", 1, lang="ko")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await reach(pilot, app, lambda v: bool(v.decision and v.decision.bids))
+            hinted, _ = app.session.hint()
+            assert hinted == Action("pass")
+            before = len(app.session.record.actions)
+            await pilot.press("h")
+            await pilot.pause()
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.session.record.actions[before] == (0, "pass")
+
+    asyncio.run(run())

@@ -30,7 +30,7 @@ class Slot:
         self.tracker: Tracker | None = None
         self.seat = 0
         self.rounds = 0
-        self.legal: list[Action] = []
+        self.legal: Sequence[Action] = ()
         self.np_random: Any = None
 
 
@@ -44,7 +44,7 @@ def observe(slot: Slot, mask: Any, at: int, id_of: dict[Action, int]) -> None:
     for a in slot.legal:  # the ids set last time (the last episode's, after a reset)
         mask[at + id_of[a]] = 0
     if state.phase == OVER or slot.seat not in state.to_act():
-        slot.legal = []
+        slot.legal = ()
         return
     legal = state.legal_actions(slot.seat)
     slot.legal = legal

@@ -40,9 +40,10 @@ the least and greatest return of a round times ``max_rounds`` (Hearts: OpenSpiel
 chance nodes are not decisions).  A round the rules may deal again without end (Mighty, when
 all pass) is counted with ``THROWN_IN_DEALS`` deals thrown in.
 
-States clone cheaply in Python (``state.clone()`` clones the torite state); OpenSpiel's C++
-side clones a Python state by replaying its history, which works for states reached by play
-(not for resampled ones, which only Python algorithms such as ``ISMCTSBot`` use).
+States clone cheaply (``state.clone()`` clones the torite state), and OpenSpiel's C++ side,
+which copies a Python state with ``copy.deepcopy``, gets the same clone (``__deepcopy__``):
+states reached by play and resampled ones alike, on both builds (a torite state is copyable by
+``copy``, ``copy.deepcopy`` and pickle, compiled too).
 """
 
 from __future__ import annotations
@@ -372,6 +373,11 @@ class ToriteState(pyspiel.State):  # type: ignore[misc]
         new.moves = list(self.moves)
         new.trackers = {p: t.copy() for p, t in self.trackers.items()}
         return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ToriteState:
+        """How OpenSpiel's C++ side copies a Python state (``copy.deepcopy``; its ``Clone``):
+        :meth:`clone`, which copies what play changes and shares the fixed game."""
+        return self.clone()
 
     def history(self) -> list[int]:
         """The actions applied to this Python object (a resampled state starts its own)."""

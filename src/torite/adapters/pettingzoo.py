@@ -132,7 +132,7 @@ class ToriteEnv(AECEnv):  # type: ignore[misc]
     def legal_actions(self) -> list[Action]:
         """The torite actions of the agent to act (empty once the game is over)."""
         if self._legal is None:
-            self._legal = self._state().legal_actions(self._acting) if self._acting >= 0 else []
+            self._legal = list(self._state().legal_actions(self._acting)) if self._acting >= 0 else []
         return self._legal
 
     def observe(self, agent: str) -> dict[str, Any]:

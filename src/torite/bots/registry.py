@@ -72,6 +72,23 @@ def make_bot(name: str, game: Game, seat: int, rng: random.Random | int) -> Bot:
     return factory(game, seat, rng)
 
 
+#: bots that read no house rule: random play, and the trained policy (trained on the defaults)
+_READ_NONE = frozenset({"random", "learned"})
+
+
+def house_rules_read(name: str, game: type[Game] | Game) -> frozenset[str]:
+    """The house rules (``Game.house_rules``) bot ``name`` reads, so that a changed value changes
+    its play: the rule-of-thumb levels (``normal``, ``easy``) those their game declares
+    (``Game.BOT_READS``), ``random`` and ``learned`` none, and the searches every one (they
+    score their rollouts by the game's own rules)."""
+    every = frozenset(s.name for s in game.house_rules())
+    if name in _READ_NONE:
+        return frozenset()
+    if name in ("normal", "easy"):
+        return game.BOT_READS & every
+    return every
+
+
 def parse_bots(text: str | Sequence[str], count: int) -> list[str]:
     """``"normal"`` or ``"hard,normal,random"`` → exactly ``count`` bot names.
 

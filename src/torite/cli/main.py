@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -269,6 +270,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `torite rules X | head` closed our stdout: that is the reader's choice, not an error to
+        # trace.  Point stdout at /dev/null so the interpreter's flush at exit cannot raise again
+        # (the recipe of Python's signal documentation), and end as a piped program does.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

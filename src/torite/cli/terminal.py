@@ -181,9 +181,7 @@ def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Cal
     k = (v.round or 0) + 1
     number = lab.word("round_no").replace("{n}", str(k)).replace("{nth}", lab.ordinal(k))
     out = [words["round_line"].format(round=number, dealer=label(v.dealer or 0), scores=scores)]
-    for row in vw.status:
-        if vw.prompt and vw.phase and vw.phase.lower().startswith(row.label.lower()):
-            continue  # a row named after the phase (替え玉 in 替え玉フェーズ) is its instruction: the prompt says it
+    for row in vw.status:  # (a row that repeats the prompt is not among them: present.view.words)
         said = per_seat(lab.text(row.value, spoken=True), v.num_players, label, words["list_sep"])
         out.append(f"  {row.label}{colon}{said}")
     if v.trick.cards:

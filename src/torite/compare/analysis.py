@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -284,8 +284,11 @@ def analyze(exp: Experiment) -> dict[str, Any]:
     for k in range(1, len(names)):
         note = in_play_sentence(names[k], base, play[names[k]])
         ordered = [s for _, s in sorted(found[k], key=lambda x: x[0])]  # stable: the game first
+        unread = ignored_house_rules(exp.game_id, exp.variants[k].given, exp.bots)
+        ordered = [*(ignored_sentence(names[k], bot, keys) for bot, keys in unread.items()), *ordered]
         findings += [note, *ordered]
         per_variant[names[k]] = {
+            "ignored": unread,
             "verdict": _verdict_line(names[k], base, plan, metrics, play[names[k]], inconclusive, exp.deals),
             "swing": swing_line(names[k], base, metrics), "play": note, "findings": ordered}
     title = game_class(exp.game_id).title
@@ -323,6 +326,29 @@ def analyze(exp: Experiment) -> dict[str, Any]:
         },
     }
 
+
+
+def ignored_house_rules(game_id: str, changed: Mapping[str, Any], bots: Sequence[str]) -> dict[str, list[str]]:
+    """Per bot of the comparison, the house rules ``changed`` sets that it does not read
+    (:func:`torite.bots.registry.house_rules_read`): its play under the variant is its play
+    under the defaults, only the scores differ."""
+    from torite.bots.registry import house_rules_read
+
+    cls = game_class(game_id)
+    house = {s.name for s in cls.house_rules()}
+    out: dict[str, list[str]] = {}
+    for bot in dict.fromkeys(bots):
+        unread = sorted(k for k in changed if k in house and k not in house_rules_read(bot, cls))
+        if unread:
+            out[bot] = unread
+    return out
+
+
+def ignored_sentence(variant: str, bot: str, keys: Sequence[str]) -> str:
+    """The finding that a bot ignores changed house rules."""
+    names = ", ".join(keys)
+    return (f"{bot} ignores {names} (changed by {variant}): it plays as under the default value, only the "
+            f"scoring changes")
 
 
 def _histogram(values: Any) -> dict[str, int]:

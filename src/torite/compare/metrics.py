@@ -56,11 +56,6 @@ def _per_round(unit: UnitData, f: Callable[[tuple[int, ...], int], float]) -> fl
     return _mean([f(pts, k) for k, pts in enumerate(unit.round_points)])
 
 
-def _seat_edge(unit: UnitData, seats: Sequence[int]) -> float:
-    """The mean edge of the given seat of each round (-1: unknown, the round left out)."""
-    return _mean([_edge(pts, seat) for pts, seat in zip(unit.round_points, seats, strict=True) if seat >= 0])
-
-
 def _edge(pts: tuple[int, ...], seat: int) -> float:
     """A seat's points less the mean of the other seats' points in the same round."""
     others = [p for s, p in enumerate(pts) if s != seat]

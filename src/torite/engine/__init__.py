@@ -8,6 +8,7 @@ from torite.engine.base import (
     OptionError,
     OptionSpec,
     State,
+    house_rule,
 )
 from torite.engine.registry import game_class, game_ids, make_game
 
@@ -21,5 +22,6 @@ __all__ = [
     "State",
     "game_class",
     "game_ids",
+    "house_rule",
     "make_game",
 ]

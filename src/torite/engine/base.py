@@ -73,7 +73,11 @@ class Event(NamedTuple):
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option of a game, with the type and range that validation enforces."""
+    """One option of a game, with the type and range that validation enforces.
+
+    ``house``: a house rule (:func:`house_rule`), one of the rule values (a card's points, a
+    bonus, a penalty) a table may change without writing a game: set by ``-o`` as any option,
+    listed apart on the rules page and in the lobby, carried by records."""
 
     name: str
     default: Any
@@ -81,6 +85,12 @@ class OptionSpec:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    house: bool = False
+
+    def __post_init__(self) -> None:
+        if self.house and (type(self.default) is not int or self.minimum is None or self.maximum is None
+                           or not self.minimum <= self.default <= self.maximum):
+            raise TypeError(f"house rule {self.name}: an integer default within a minimum and a maximum")
 
     @property
     def kind(self) -> type:
@@ -130,7 +140,18 @@ class OptionSpec:
             d["minimum"] = self.minimum
         if self.maximum is not None:
             d["maximum"] = self.maximum
+        if self.house:
+            d["house"] = True
         return d
+
+
+def house_rule(name: str, default: int, help: str, minimum: int, maximum: int) -> OptionSpec:
+    """A rule value a table may change (``-o queen_points=20``): an integer option, bounded (a
+    value out of its bounds is refused with the bound named), that the rules page lists under
+    "House rules" with its default and range, the lobby offers under "house rules", ``compare``
+    varies like any option and a record carries.  The game reads it from ``options`` where it
+    scores, and its rule-of-thumb bot from the observation's ``options`` (``Game.BOT_READS``)."""
+    return OptionSpec(name, default, help, minimum=minimum, maximum=maximum, house=True)
 
 
 @dataclass(frozen=True)
@@ -181,7 +202,11 @@ class Bounds:
 class Determinizer(Protocol):
     """Samples full states consistent with what one seat knows."""
 
-    def sample(self, rng: random.Random) -> State: ...
+    def sample(self, rng: random.Random) -> State:
+        """A full state drawn with ``rng``; the state may keep ``rng`` as its own generator of
+        future chance (a search's worlds live no longer than its decision, and seeding a new
+        generator for each cost more than the world itself: issue 37)."""
+        ...
 
 
 class Game(ABC):
@@ -202,6 +227,9 @@ class Game(ABC):
     #: long, noisy rollout (Mighty's election, kitty and friend), where a search with random
     #: rollouts does worse than the rules of thumb it would otherwise beat.
     RULE_BOT_PHASES: ClassVar[frozenset[str]] = frozenset()
+    #: The house rules (:func:`house_rule`) the rule-of-thumb bot reads: changed, they change its
+    #: play; ``compare`` says which changed value a bot it plays leaves unread.
+    BOT_READS: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, options: Mapping[str, Any] | None = None, **kwargs: Any) -> None:
         given = dict(options or {}) | kwargs
@@ -218,6 +246,15 @@ class Game(ABC):
 
     def _check_options(self) -> None:
         """Hook for constraints between options."""
+
+    @classmethod
+    def house_rules(cls) -> tuple[OptionSpec, ...]:
+        """The game's house rules (the options declared with :func:`house_rule`)."""
+        return tuple(s for s in cls.OPTIONS if s.house)
+
+    def changed_house_rules(self) -> dict[str, int]:
+        """The house rules this game plays away from their defaults."""
+        return {s.name: self.options[s.name] for s in self.house_rules() if self.options[s.name] != s.default}
 
     @classmethod
     def describe(cls) -> dict[str, Any]:
@@ -336,7 +373,9 @@ class State(ABC):
         """The seats that decide now (several during a simultaneous phase); empty when over."""
 
     @abstractmethod
-    def legal_actions(self, seat: int) -> list[Action]: ...
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's choices now (empty when it has none): a sequence the caller must not
+        change, since a state may hand out the same one again (the kit's tables)."""
 
     @abstractmethod
     def apply(self, seat: int, action: Action) -> None:

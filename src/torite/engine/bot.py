@@ -41,6 +41,10 @@ class Bot(ABC):
     #: True for a bot whose decisions may take long (a search: tenths of a second and more), so a
     #: server can keep them apart from the quick rule-of-thumb decisions that people wait on.
     thinks: bool = False
+    #: True for a bot that keeps nothing between decisions but its generator ``rng``: one made
+    #: for an earlier game plays the next as a new one would once ``rng`` is reseeded, so the
+    #: simulator keeps it from game to game (``torite.sim``)
+    stateless: bool = False
 
     def __init__(self, game: Game, seat: int, rng: random.Random) -> None:
         self.game = game
@@ -60,6 +64,7 @@ class RandomBot(Bot):
 
     name = "random"
     uses_observation = False
+    stateless = True
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         # ``self.rng.randrange(n)`` written out (its ``_randbelow``): the same draws, two

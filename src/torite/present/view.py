@@ -375,11 +375,18 @@ def words(v: SeatView, lang: str, names: Sequence[str | None] | None = None, *,
     for a in (*v.legal, *v.refused_actions):
         actions[a] = part(f"action {a}", lambda a=a: lab.action_rich(a), [lab.action_label(a.kind)])
     last = v.last_trick
+    phase = lab.phase_name(v.phase) if v.phase else ""
+    prompt = part("prompt", lambda: lab.prompt_rich(obs), None)
+    status = [StatusRow(k, r, p) for k, r, p in part("status", lambda: lab.status_pinned(obs, names), [])]
+    if prompt and v.legal:
+        # a row named after the phase (Kaedama's 替え玉 in 替え玉フェーズ) says what the phase asks;
+        # to the seat deciding it the prompt says it already, and every face would say it twice
+        status = [row for row in status if not (row.label and phase.lower().startswith(row.label.lower()))]
     return ViewWords(
-        lang=lang, labels=lab, phase=lab.phase_name(v.phase) if v.phase else "",
-        prompt=part("prompt", lambda: lab.prompt_rich(obs), None),
+        lang=lang, labels=lab, phase=phase,
+        prompt=prompt,
         goal=part("goal", lambda: lab.goal_rich(v.game.options), None),
-        status=tuple(StatusRow(k, r, p) for k, r, p in part("status", lambda: lab.status_pinned(obs, names), [])),
+        status=tuple(status),
         roles=tuple(tuple(r) for r in part("roles", lambda: lab.roles(obs), [])),
         last_trick=tuple(part("trick facts", lambda: lab.trick_facts_rich(last.record, names, v.seat), []))
         if last is not None and last.record is not None else (),

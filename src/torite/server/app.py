@@ -91,7 +91,7 @@ from starlette.staticfiles import StaticFiles
 
 from torite.server import replays as replaying
 from torite.server.bots import BotPool
-from torite.server.guards import SecurityHeaders, WriteGuard, table_error
+from torite.server.guards import HttpPacer, SecurityHeaders, WriteGuard, table_error
 from torite.server.limits import ServerLimits
 from torite.server.live import TableError
 from torite.server.pacing import Pacing
@@ -225,6 +225,7 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.pacing = Pacing()
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
+    app.add_middleware(HttpPacer, limiter=limits.http_limiter())
     app.add_middleware(SecurityHeaders)
     return app
 

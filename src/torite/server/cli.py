@@ -34,22 +34,34 @@ def limits_from(args: argparse.Namespace) -> Any:
         connects_per_second=args.connects_per_second,
         connects_burst=max(1, int(10 * args.connects_per_second)),
         allowed_origins=origins, unjoined_minutes=args.unjoined_minutes, idle_hours=args.idle_hours,
-        retention_days=args.retention_days)
+        retention_days=args.retention_days,
+        connections_per_address=args.connections_per_address, connections_total=args.max_connections,
+        http_requests_per_second=args.requests_per_second,
+        http_requests_burst=max(1, int(5 * args.requests_per_second)))
 
 
-def uvicorn_config(app: Any, args: argparse.Namespace) -> Any:
+def uvicorn_config(app: Any, args: argparse.Namespace, limits: Any = None) -> Any:
     """The uvicorn configuration of ``torite serve``.  Forwarded headers (``X-Forwarded-For``,
     ``-Proto``) are believed only from the proxies the operator names: believed by default (as
     uvicorn does from 127.0.0.1), any local program could pose as any address and escape the
-    per-address limits."""
+    per-address limits.  Its protocols are guarded (``torite.server.connections``): connections
+    capped per address and in all, a request's headers and body timed."""
     import uvicorn
 
+    from torite.server.connections import ConnectionLimits, guard_config
+
+    if limits is None:
+        limits = limits_from(args)
     proxies = (args.forwarded_allow_ips or "").strip()
     workers = getattr(args, "workers", 1)
-    return uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
-                          ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
-                          proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
-                          workers=workers, factory=isinstance(app, str))
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
+                            ws_max_size=64 * 1024, ws_ping_interval=20.0, ws_ping_timeout=20.0,
+                            proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
+                            workers=workers, factory=isinstance(app, str))
+    exempt = tuple(p.strip() for p in proxies.split(",") if p.strip())
+    return guard_config(config, ConnectionLimits(
+        per_address=limits.connections_per_address, total=limits.connections_total,
+        header_timeout=limits.header_timeout, body_timeout=limits.body_timeout, exempt=exempt))
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -114,7 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"torite serve: open {url}  (database {args.db}; Ctrl-C stops)", flush=True)
     if args.open:
         _open_when_up(url)
-    config = uvicorn_config(app, args)
+    config = uvicorn_config(app, args, limits)
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as e:
@@ -171,8 +183,8 @@ def add_serve_command(sub: Any) -> None:
                         "ray://host:10001; local: start one here) instead of in local worker processes")
     s.add_argument("--retention-days", type=float, default=30.0,
                    help="finished tables and their records are kept this many days, then deleted (default 30)")
-    s.add_argument("--unjoined-minutes", type=float, default=60.0,
-                   help="a table no person has joined expires after this many minutes (default 60)")
+    s.add_argument("--unjoined-minutes", type=float, default=5.0,
+                   help="a table no person has joined expires after this many minutes (default 5)")
     s.add_argument("--idle-hours", type=float, default=24.0,
                    help="a table where nothing has happened expires after this many hours (default 24)")
     s.add_argument("--tables-per-minute", type=float, default=10.0,
@@ -190,6 +202,14 @@ def add_serve_command(sub: Any) -> None:
     s.add_argument("--connects-per-second", type=float, default=10.0,
                    help="WebSocket connections one client address may open per second, after a burst of ten "
                         "seconds' worth (default 10)")
+    s.add_argument("--connections-per-address", type=int, default=64,
+                   help="connections (HTTP and WebSocket) one client address may hold open; a reverse proxy named "
+                        "by --forwarded-allow-ips is not capped so (default 64)")
+    s.add_argument("--max-connections", type=int, default=4000,
+                   help="connections the server holds open in all, kept below the descriptor limit (default 4000)")
+    s.add_argument("--requests-per-second", type=float, default=50.0,
+                   help="HTTP requests one client address may make per second, after a burst of five seconds' "
+                        "worth; past it: 429 (default 50)")
     s.add_argument("--allowed-origin", action="append", default=[], metavar="ORIGIN",
                    help="a web origin (https://example.org) besides the server's own whose pages may open tables, "
                         "act and connect: the public address when a proxy rewrites the Host header (repeatable)")

@@ -18,6 +18,7 @@ from abc import ABC, abstractmethod
 from typing import Any
 
 import torite.bots.registry as bot_registry
+from torite.bots.search import with_safety_cap
 from torite.engine.driver import next_seat
 from torite.server.bots import BotFailed, BotHandle, BotLost
 from torite.server.keeper import TableKeeper
@@ -56,7 +57,8 @@ class TableDriver(TableKeeper, ABC):
             return hit[1]
         if hit is not None:
             self.bots.remove(hit[1])
-        bot = bot_registry.make_bot(level, table.game, seat, random.Random(secrets.randbits(64)))
+        # a search level's budget is counted; the table adds a wall-clock safety cap, logged when it fires
+        bot = with_safety_cap(bot_registry.make_bot(level, table.game, seat, random.Random(secrets.randbits(64))))
         handle = self.bots.add(bot)
         table.bots[seat] = (level, handle)
         return handle

@@ -9,16 +9,18 @@ its middleware: none of them needs the others to use it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.websockets import WebSocket
 
 from torite.server import safejson
+from torite.server.limits import RateLimiter
 from torite.server.live import TableError
 from torite.server.tables import TableManager
 
@@ -118,6 +120,29 @@ class WriteGuard:
         await self.app(scope, receive, send)
 
 
+class HttpPacer:
+    """Every HTTP request of an address spends a token of its bucket (``http_requests_per_second``
+    after a burst): past it the request is answered 429 with how long to wait, before any route
+    runs or any body is read, so many small requests cost one lookup each.  WebSockets have
+    their own limits (``torite.server.sockets``)."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            client = scope.get("client")
+            wait = self.limiter.allow(client[0] if client else "?")
+            if wait > 0:
+                refusal = error("too_many_requests", f"too many requests from your address: try again in "
+                                                     f"{wait:.1f} s", 429)
+                refusal.headers["retry-after"] = str(max(1, math.ceil(wait)))
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def error(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
@@ -147,6 +172,8 @@ def manager_of(request: Request | WebSocket) -> TableManager:
 async def read_json(request: Request) -> Any:
     try:
         return safejson.loads(await request.body())
+    except ClientDisconnect:  # it left, or was cut off mid-body (a body too slow): nobody hears the answer
+        raise TableError("gone", "the client left before its request arrived") from None
     except safejson.BadJSON as e:
         raise TableError("bad_json", f"the request body must be JSON: {e}") from None
 

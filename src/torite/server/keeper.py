@@ -27,6 +27,9 @@ log = logging.getLogger("torite.server")
 
 T = TypeVar("T")
 
+#: what the database drivers say when the database is there but cannot be written
+UNWRITABLE = ("readonly", "read-only", "read only", "disk i/o error", "disk is full", "no space left")
+
 
 class TableKeeper:
     """The tables held in memory and the store behind them (see the module docstring); the
@@ -67,10 +70,13 @@ class TableKeeper:
         try:
             out = await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
         except (OperationalError, InterfaceError) as e:
+            reason = str(e).splitlines()[0]
             if self.db_down_since is None:
                 self.db_down_since = time.time()
-                log.error("the database cannot be reached (%s): answering 503 and retrying until it is back",
-                          str(e).splitlines()[0])
+                log.error("the database cannot be reached (%s): answering 503 and retrying until it is back", reason)
+            if any(w in reason.lower() for w in UNWRITABLE):
+                raise TableError("storage", "the server cannot write to its database (read-only, full or failing): "
+                                            "nothing was saved; try again later") from None
             raise TableError("storage", "the server cannot reach its database; try again shortly") from None
         if self.db_down_since is not None:
             log.warning("the database is back after %.0f s: tables and bots carry on",

@@ -22,6 +22,11 @@ for its own messages): ``burst`` at once, then ``rate`` per second.  What happen
   in a loop is slowed to a try every few seconds per socket instead of costing the server a
   handshake's work each time (at most ``refusal_holds`` sockets of an address wait so).
 
+* an address past ``http_requests_per_second`` HTTP requests a second (after a burst of
+  ``http_requests_burst``) is answered 429 with how long to wait, before any route runs;
+* below HTTP, connections are capped per address and in all, and a request's headers and body
+  must arrive in time (``torite.server.connections``).
+
 An honest client never meets any of them (a person sends a few messages a second at most,
 opens a table a minute, and a tab or two).  Limits hold per server process.
 """
@@ -96,7 +101,19 @@ class ServerLimits:
     #: origins besides the server's own (``scheme://host[:port]``) whose pages may open tables,
     #: act and connect: the address players use when a proxy rewrites the Host header
     allowed_origins: tuple[str, ...] = ()
-    unjoined_minutes: float = 60.0  # a table no person has joined expires after this
+    #: connections (HTTP or WebSocket) one address, and all together, may hold open in a process
+    #: (``torite.server.connections``); past either a new one is closed as soon as it is accepted
+    connections_per_address: int = 64
+    connections_total: int = 4000
+    #: seconds a request's headers may take to arrive (from the connection or the previous
+    #: response), and its body (from its headers): a slowloris client is closed after them
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    #: HTTP requests one address may make a second, after a burst of ``http_requests_burst``:
+    #: past it a request is answered 429 at once
+    http_requests_per_second: float = 50.0
+    http_requests_burst: int = 250
+    unjoined_minutes: float = 5.0  # a table no person has joined expires after this
     idle_hours: float = 24.0  # a table where nothing happened expires after this
     retention_days: float = 30.0  # finished tables (and their records) are kept this long
     prune_every_seconds: float = 3600.0
@@ -104,13 +121,15 @@ class ServerLimits:
 
     def __post_init__(self) -> None:
         for name in ("tables_per_minute", "messages_per_second", "address_messages_per_second", "send_timeout",
-                     "flood_cooldown", "connects_per_second",
+                     "flood_cooldown", "connects_per_second", "header_timeout", "body_timeout",
+                     "http_requests_per_second",
                      "unjoined_minutes", "idle_hours", "retention_days", "prune_every_seconds",
                      "expire_every_seconds"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be positive")
         for name in ("tables_burst", "messages_burst", "address_messages_burst", "message_queue", "flood_close",
-                     "max_outbox", "sockets_per_address", "sockets_per_table", "connects_burst", "refusal_holds"):
+                     "max_outbox", "sockets_per_address", "sockets_per_table", "connects_burst", "refusal_holds",
+                     "connections_per_address", "connections_total", "http_requests_burst"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
         if self.refusal_delay < 0:
@@ -127,6 +146,9 @@ class ServerLimits:
 
     def connect_limiter(self) -> RateLimiter:
         return RateLimiter(self.connects_per_second, self.connects_burst)
+
+    def http_limiter(self) -> RateLimiter:
+        return RateLimiter(self.http_requests_per_second, self.http_requests_burst)
 
     def address_message_limiter(self) -> RateLimiter:
         return RateLimiter(self.address_messages_per_second, self.address_messages_burst)

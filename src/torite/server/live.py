@@ -136,7 +136,9 @@ class Connection:
     max_outbox: int = 100
     too_slow: bool = False
     given_up: asyncio.Event = field(default_factory=asyncio.Event)
-    inbox: deque[str] = field(default_factory=deque)
+    #: texts to handle, or (code, message) of a frame refused unread (binary, too long): answered
+    #: in turn, at the same pace
+    inbox: deque[str | tuple[str, str]] = field(default_factory=deque)
     inbox_wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: the server ends the connection (the table expired): the writer sends what is queued, then closes
     close_code: int | None = None

@@ -38,7 +38,29 @@ async def _send(ws: WebSocket, conn: Connection, text: str, timeout: float) -> N
         conn.give_up()
 
 
-async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float,
+class _Turns:
+    """What a socket's reader, handler and writer tell each other: a reply went out (the handler
+    waits for it while replies pile up), a message was taken from the inbox (the reader waits
+    for it while the inbox is full but the handler is not being paced), the handler is paced."""
+
+    def __init__(self) -> None:
+        self.sent = asyncio.Event()
+        self.taken = asyncio.Event()
+        self.paced_at = -1e18  # when the handler last waited for its bucket
+        #: no reply went out for STALL_SECONDS while the handler waited for one: the client does
+        #: not read, and the handler no longer waits for it (until a reply goes out)
+        self.stalled = False
+
+    def pacing(self) -> bool:
+        """Whether the handler has been held to its pace within the last second."""
+        return time.monotonic() - self.paced_at < 1.0
+
+    def wake_all(self) -> None:
+        self.sent.set()
+        self.taken.set()
+
+
+async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeout: float, turns: _Turns,
                   pacing: SocketPacing | None = None) -> None:
     """Send queued replies, then the newest state whenever the table changed, then the next
     page of a log being caught up (as its pacing allows)."""
@@ -47,6 +69,8 @@ async def _writer(ws: WebSocket, table: LiveTable, conn: Connection, send_timeou
         conn.wake.clear()
         while conn.outbox and not conn.too_slow:
             await _send(ws, conn, json.dumps(conn.outbox.popleft(), ensure_ascii=False), send_timeout)
+            turns.stalled = False
+            turns.sent.set()
         ready = conn.joined and not conn.hold and not conn.closed and not conn.too_slow and conn.close_code is None
         if conn.dirty and ready:
             conn.dirty = False
@@ -175,9 +199,15 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
 
 
 async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connection, limits: ServerLimits,
-                          by_address: RateLimiter, address: str, pacing: SocketPacing | None = None) -> None:
+                          by_address: RateLimiter, address: str, turns: _Turns,
+                          pacing: SocketPacing | None = None) -> None:
     """Handle the connection's queued messages in order, each when both its connection's and its
-    address's buckets allow: a burst is paced, never reordered."""
+    address's buckets allow: a burst is paced, never reordered.  A frame refused unread (binary,
+    too long) takes its turn like any other, so its error reply is paced too.  While half the
+    replies a connection may leave unread wait to be sent, the next message waits for the
+    writer: a burst of a client that reads everything is answered in full, never overflowing
+    its replies (a client that stops reading, with no reply sent for ``STALL_SECONDS``, is no
+    longer waited for: its replies fill up, and it is given up)."""
     own = limits.message_limiter()
     while not conn.closed:
         while not conn.inbox:
@@ -188,11 +218,26 @@ async def _serve_messages(manager: TableManager, table: LiveTable, conn: Connect
         for limiter, key in ((own, None), (by_address, address)):
             wait = limiter.allow(key)
             while wait:
+                turns.paced_at = time.monotonic()
                 await asyncio.sleep(wait)
                 wait = limiter.allow(key)
+        while len(conn.outbox) >= max(1, conn.max_outbox // 2) and not turns.stalled and not conn.closed \
+                and not conn.too_slow:
+            turns.sent.clear()
+            try:
+                async with asyncio.timeout(STALL_SECONDS):
+                    await turns.sent.wait()
+            except TimeoutError:
+                turns.stalled = True  # not reading: the replies' bound decides, as if nobody waited
         if conn.closed:
             return
-        await _handle(manager, table, conn, conn.inbox.popleft(), pacing)
+        item = conn.inbox.popleft()
+        turns.taken.set()
+        if isinstance(item, tuple):
+            _err(conn, *item)
+        else:
+            await _handle(manager, table, conn, item, pacing)
+        await asyncio.sleep(0)  # the reader and the writer run between two messages
 
 
 class SocketCounts:
@@ -276,7 +321,15 @@ async def _hold(held: dict[str, int], address: str, limits: ServerLimits) -> Non
             del held[address]
 
 
-async def _read(ws: WebSocket, conn: Connection, limits: ServerLimits, notice: _SlowDown) -> int | None:
+#: seconds without a reply sent after which a connection whose replies pile up counts as not reading
+STALL_SECONDS = 1.0
+#: seconds the reader waits for room in a full inbox while the handler is not being paced (it
+#: is answering a burst within the limits: the burst is answered in full, not refused)
+INBOX_WAIT = 1.0
+
+
+async def _read(ws: WebSocket, conn: Connection, limits: ServerLimits, notice: _SlowDown,
+                turns: _Turns) -> int | None:
     """Read all the time, whatever the pace of handling (an unread socket would leave the client's
     keep-alive pongs unread too, and the connection would be dropped); queue what may wait.
     Returns the close code when the client must be sent away, None when it left."""
@@ -286,12 +339,22 @@ async def _read(ws: WebSocket, conn: Connection, limits: ServerLimits, notice: _
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
+            item: str | tuple[str, str]
             if text is None:
-                _err(conn, "bad_message", "send JSON text frames")
+                item = ("bad_message", "send JSON text frames")
             elif len(text) > MAX_MESSAGE:
-                _err(conn, "too_long", f"messages are at most {MAX_MESSAGE} characters")
-            elif len(conn.inbox) < limits.message_queue:
-                conn.inbox.append(text)
+                item = ("too_long", f"messages are at most {MAX_MESSAGE} characters")
+            else:
+                item = text
+            if len(conn.inbox) >= limits.message_queue and not turns.pacing():
+                turns.taken.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(INBOX_WAIT):
+                        while len(conn.inbox) >= limits.message_queue and not turns.pacing() and not conn.closed:
+                            await turns.taken.wait()
+                            turns.taken.clear()
+            if len(conn.inbox) < limits.message_queue:
+                conn.inbox.append(item)  # answered in turn: a bad frame is paced like any other
                 conn.inbox_wake.set()
             else:
                 notice.refuse()
@@ -332,11 +395,12 @@ async def table_socket(ws: WebSocket) -> None:
         return
     conn = Connection(max_outbox=limits.max_outbox)
     pacing = SocketPacing(conn.wake.set, ws.app.state.pacing, address)
-    writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout, pacing))
+    turns = _Turns()
+    writer = asyncio.create_task(_writer(ws, table, conn, limits.send_timeout, turns, pacing))
     handler = asyncio.create_task(_serve_messages(manager, table, conn, limits, ws.app.state.address_limiter,
-                                                  address, pacing))
+                                                  address, turns, pacing))
     notice = _SlowDown(conn, limits)
-    reader = asyncio.create_task(_read(ws, conn, limits, notice))
+    reader = asyncio.create_task(_read(ws, conn, limits, notice, turns))
     given_up = asyncio.create_task(conn.given_up.wait())
     tasks = (reader, writer, handler, given_up)
     close_code: int | None = None
@@ -364,6 +428,7 @@ async def table_socket(ws: WebSocket) -> None:
         conn.closed = True
         conn.wake.set()
         conn.inbox_wake.set()
+        turns.wake_all()
         for task in (reader, writer, given_up):
             task.cancel()
         for task in tasks:  # the handler ends after the message in hand, if any

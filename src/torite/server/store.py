@@ -40,6 +40,7 @@ from sqlalchemy import (
     func,
     insert,
     inspect,
+    literal,
     select,
     text,
     update,
@@ -53,6 +54,8 @@ log = logging.getLogger("torite.server")
 CHANNEL = "torite"
 #: the transaction lock under which a process makes or updates the schema ("schema")
 SCHEMA_LOCK = 0x736368656D61
+#: the transaction lock under which a process counts the tables in play and adds one ("cap")
+CAP_LOCK = 0x636170
 #: threads a server process calls PostgreSQL from (one table's writes stay ordered by its lock);
 #: SQLite has one writer, so one thread
 DB_THREADS = 4
@@ -170,11 +173,20 @@ def _make_engine(url: str) -> Engine:
             path = url.split("///", 1)[1] if "///" in url else ""
             if path:
                 _private_file(Path(path).expanduser())
-            eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+            # one connection, the process's own (see the pragmas)
+            eng = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                                pool_size=1, max_overflow=0)
 
         @event.listens_for(eng, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
+            if eng.pool.__class__ is not StaticPool:
+                # before WAL is first used: the WAL's index is then in this process's memory, not
+                # in a -shm file mapped into it.  A write to that mapping once the file cannot be
+                # written (a file system remounted read-only, an immutable file) is a SIGBUS that
+                # kills the process; a write() fails instead, and the server answers 503.  SQLite
+                # is one process's database anyway (``torite serve --workers`` needs PostgreSQL).
+                cur.execute("PRAGMA locking_mode=EXCLUSIVE")
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
             cur.execute("PRAGMA foreign_keys=ON")
@@ -192,6 +204,10 @@ class _Lost(Exception):
 
 #: one action to append: table id, position, seat, action text, the game's result if it ends it
 Append = tuple[str, int, int, str, dict[str, Any] | None]
+
+
+class TableCap(Exception):
+    """As many tables as the server allows are in play: a new one is not stored."""
 
 
 class TableGone(LookupError):
@@ -251,18 +267,32 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_table(self, row: TableRow) -> None:
+    def create_table(self, row: TableRow, cap: int | None = None) -> None:
+        """Store a new table; with ``cap``, only if fewer than ``cap`` tables are in play
+        (:class:`TableCap` if not), the count and the insert one step: creations at once, in any
+        process, never overshoot it."""
         with self.engine.begin() as conn:
-            self._insert(conn, row)
+            self._insert(conn, row, cap)
 
-    @staticmethod
-    def _insert(conn: Any, row: TableRow) -> None:
-        conn.execute(insert(tables_t).values(
-            id=row.id, game=row.game, options=json.dumps(row.options), seed=row.seed,
-            seats=json.dumps(row.seats), token_hashes=json.dumps(row.token_hashes),
-            settings=json.dumps(row.settings), created=row.created, finished=row.finished,
-            result=json.dumps(row.result) if row.result is not None else None,
-            joined=row.joined, active=row.created, driver=row.driver))
+    def _insert(self, conn: Any, row: TableRow, cap: int | None = None) -> None:
+        values = {"id": row.id, "game": row.game, "options": json.dumps(row.options), "seed": row.seed,
+                  "seats": json.dumps(row.seats), "token_hashes": json.dumps(row.token_hashes),
+                  "settings": json.dumps(row.settings), "created": row.created, "finished": row.finished,
+                  "result": json.dumps(row.result) if row.result is not None else None,
+                  "joined": row.joined, "active": row.created, "driver": row.driver}
+        if cap is None:
+            conn.execute(insert(tables_t).values(**values))
+            return
+        if self.postgres:
+            # the insert's own count cannot see another transaction's new rows: one at a time
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": CAP_LOCK})
+        # one statement: the count and the insert (SQLite's write lock spans it)
+        in_play = select(func.count()).select_from(tables_t).where(
+            tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None)).scalar_subquery()
+        names = list(values)
+        chosen = select(*[literal(values[n], type_=tables_t.c[n].type).label(n) for n in names]).where(in_play < cap)
+        if conn.execute(insert(tables_t).from_select(names, chosen)).rowcount != 1:
+            raise TableCap(cap)
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str,
                       result: dict[str, Any] | None = None, notice: str | None = None) -> None:
@@ -466,16 +496,17 @@ class Store:
                 tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None))).scalar_one()
             return int(n)
 
-    def create_rematch(self, table_id: str, row: TableRow) -> str:
+    def create_rematch(self, table_id: str, row: TableRow, cap: int | None = None) -> str:
         """The table the players of ``table_id`` move on to: ``row``, created now, or the one a
         rematch asked earlier (by anyone, in any process) created; its id.  One transaction,
-        so two asks at once make one table."""
+        so two asks at once make one table; with ``cap``, a new one only within it (as
+        :meth:`create_table`)."""
         try:
             with self.engine.begin() as conn:
                 found = conn.execute(select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar_one_or_none()
                 if found is not None:
                     return str(found)
-                self._insert(conn, row)
+                self._insert(conn, row, cap)
                 done = conn.execute(update(tables_t).where(tables_t.c.id == table_id, tables_t.c.rematch.is_(None))
                                     .values(rematch=row.id))
                 if done.rowcount != 1:

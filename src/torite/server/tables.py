@@ -48,7 +48,7 @@ from torite.server.live import (
     stop_after,
 )
 from torite.server.peers import EXPIRED, TablePeers
-from torite.server.store import TableGone, TableRow
+from torite.server.store import TableCap, TableGone, TableRow
 
 __all__ = ["SETTINGS", "Connection", "LiveTable", "Seat", "TableError", "TableManager", "bot_names", "log_line"]
 
@@ -215,17 +215,24 @@ class TableManager(TablePeers):
             else:
                 raise TableError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
         clean = _clean_settings(settings)
-        # what is really in play counts: finished and expired tables do not (in any process)
-        if await self._db_call(self.store.in_play) >= self.max_tables:
-            raise TableError("too_many_tables",
-                             f"the server already runs {self.max_tables} unfinished tables; try again later")
         table, row = self._new_table(game, seat_objs, clean, seed)
         if self.cluster is not None and await self.cluster.try_lease(table.id):
             row.driver = self.cluster.member  # its creator drives it
-        await self._db_call(self.store.create_table, row)
+        # what is really in play counts: finished and expired tables do not (in any process);
+        # counted and stored in one step, so creations at once never overshoot the cap
+        try:
+            await self._db_call(self.store.create_table, row, self.max_tables)
+        except TableCap:
+            if self.cluster is not None:
+                await self.cluster.release(table.id)
+            raise self._full() from None
         self.tables[table.id] = table
         self._start(table)
         return table, tokens
+
+    def _full(self) -> TableError:
+        return TableError("too_many_tables", f"the server already runs {self.max_tables} unfinished tables; "
+                                             "try again later")
 
     @staticmethod
     def _new_table(game: Game, seats: list[Seat], settings: dict[str, float],
@@ -256,11 +263,11 @@ class TableManager(TablePeers):
         async with table.lock:
             if table.rematch is None:
                 seats = [Seat(s.kind, s.level, s.name, s.token_hash, host=s.host) for s in table.seats]
-                if await self._db_call(self.store.in_play) >= self.max_tables:
-                    raise TableError("too_many_tables", f"the server already runs {self.max_tables} unfinished "
-                                                        "tables; try again later")
                 _, row = self._new_table(table.game, seats, dict(table.settings), None)
-                table.rematch = await self._db_call(self.store.create_rematch, table.id, row)
+                try:
+                    table.rematch = await self._db_call(self.store.create_rematch, table.id, row, self.max_tables)
+                except TableCap:
+                    raise self._full() from None
                 table.touch()
                 self._tell("r", table.id, r=table.rematch)
         found = await self.get(table.rematch)

@@ -54,6 +54,20 @@
     const g = currentGame();
     if (!g) return;
     $("summary").textContent = T.word(g.id, "summary") || "";
+    // the house rules (rule values a table may change) apart, folded under their heading
+    let house = null;
+    if (g.options.some((o) => o.house)) {
+      house = document.createElement("details");
+      house.id = "house-rules";
+      const head = document.createElement("summary");
+      head.textContent = T.t("lobby.house_rules");
+      const note = document.createElement("p");
+      note.className = "help";
+      note.textContent = T.t("lobby.house_rules_help");
+      house.append(head, note);
+      const changed = g.options.some((o) => o.house && o.name in kept && kept[o.name] !== o.default);
+      if (changed) house.open = true;
+    }
     for (const opt of g.options) {
       const div = document.createElement("div");
       div.className = "field";
@@ -73,8 +87,9 @@
         else input.value = input.tagName === "SELECT" ? JSON.stringify(kept[opt.name]) : String(kept[opt.name]);
       }
       div.append(lab, input, help);
-      box.appendChild(div);
+      (opt.house ? house : box).appendChild(div);
     }
+    if (house) box.appendChild(house);
     $("show-rules").disabled = !g.rules.length;
   }
 

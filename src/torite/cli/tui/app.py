@@ -133,6 +133,10 @@ class TableApp(Controls, TablePictures, App[Record | None]):
         self.seen: SeatView = session.view()
         self.seen_words: ViewWords = session.words(self.seen)
         self.saved: Path | None = None
+        #: the step (actions recorded) at which the hint or Tab put focus on the buttons: within
+        #: that decision the buttons keep it (a redraw gave it back to the grid, and Enter after a
+        #: hinted "pass" bid the grid's cell)
+        self._bar_step = -1
         self._shown: dict[str, str] = {}
         self._drawn = False
 
@@ -442,6 +446,11 @@ class TableApp(Controls, TablePictures, App[Record | None]):
         self.point_at(action)
         self.draw()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Tab onto the buttons at the person's decision: they keep the focus until it ends."""
+        if self.ui == Mode.INPUT and isinstance(event.widget, ChoiceBar):
+            self._bar_step = len(self.session.record.actions)
+
     def point_at(self, action: Action) -> None:
         """Put the cursor of the control that offers ``action`` on it (the hint's)."""
         d = self.decision
@@ -458,6 +467,7 @@ class TableApp(Controls, TablePictures, App[Record | None]):
             bar.cursor = self.button_actions.index(action)
             bar.refresh()
             bar.focus()
+            self._bar_step = len(self.session.record.actions)
         elif action.kind in d.multis:
             if self.selecting != action.kind:
                 self.selecting, self.selected = action.kind, set()
@@ -559,8 +569,9 @@ class TableApp(Controls, TablePictures, App[Record | None]):
         focused = self.focused
         if focused in (hand, pile, grid) and offers.get(focused):
             return  # Tab moved it there, and it offers something
-        if focused is bar and offers[bar] and not any(offers[c] for c in (hand, pile, grid)):
-            return
+        if focused is bar and offers[bar] and (self._bar_step == len(self.session.record.actions)
+                                               or not any(offers[c] for c in (hand, pile, grid))):
+            return  # the hint or Tab put it there in this decision, or nothing else offers
         for control in (hand, pile, grid, bar):
             if offers[control]:
                 control.focus()

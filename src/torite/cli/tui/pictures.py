@@ -56,7 +56,7 @@ class TablePictures:
         if vw.phase:
             parts.append(vw.phase)
         if v.dealer is not None:
-            parts.append(f"{self.w['dealer']}: {s.seat_name(v.dealer)}")
+            parts.append(f"{self.w['dealer']}{vw.labels.word('label_sep')}{s.seat_name(v.dealer)}")
         return Text(" · ".join(parts))
 
     def seat_label(self, seat: int) -> str:
@@ -176,7 +176,7 @@ class TablePictures:
         for i, row in enumerate(vw.status):
             if i:
                 out.append("\n")
-            out.append(f"{row.label}: ", style="bold")
+            out.append(row.label + vw.labels.word("label_sep"), style="bold")  # "：" in Japanese
             out.append_text(rich_text(row.value, vw.labels))
         return out
 
@@ -244,7 +244,7 @@ class TablePictures:
         data: Mapping[str, Any] = v.round_end or {}
         out: list[RenderableType] = []
         for k, value in vw.explain:
-            out.append(Text(f"{k}: ", style="bold") + rich_text(value, lab))
+            out.append(Text(k + lab.word("label_sep"), style="bold") + rich_text(value, lab))
         table = Table(box=None, padding=(0, 1), show_edge=False)
         table.add_column("")
         for seat in range(n):

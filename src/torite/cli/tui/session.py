@@ -166,7 +166,7 @@ class Session:
             return None
 
     def legal(self) -> list[Action]:
-        return self.state.legal_actions(self.human) if self.human_to_act() else []
+        return list(self.state.legal_actions(self.human)) if self.human_to_act() else []
 
     # ------------------------------------------------------------ what teaches
     def hint(self) -> tuple[Action, Rich | None]:

@@ -9,7 +9,7 @@ about a game in progress.  A hook is the kit's default while the class has
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from torite.engine.base import Action
@@ -18,7 +18,7 @@ from torite.engine.kit.gamedata import GameData
 from torite.engine.kit.statedata import StateData
 
 #: per state class, the phase table: phase -> (legal, apply, quick) functions
-PhaseTable = dict[str, tuple[Callable[..., list[Action]], Callable[..., None], Callable[..., bool] | None]]
+PhaseTable = dict[str, tuple[Callable[..., Sequence[Action]], Callable[..., None], Callable[..., bool] | None]]
 _LIST_KINDS: Final = frozenset({"seat_cards", "list", "ints"})
 
 

@@ -115,7 +115,7 @@ class KitDeterminizer:
 
     def sample(self, rng: random.Random) -> TrickState[Any]:
         parts = deal_constrained(self.pool, self.sizes, self.forbidden, rng)
-        st = self.template.clone(random.Random(rng.getrandbits(64)))
+        st = self.template.clone(rng)  # the world's chance draws from the caller's generator
         hands = st.hands
         for s, i, mask in self._hands:
             hands[s] = parts[i] | mask

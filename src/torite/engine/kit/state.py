@@ -7,9 +7,10 @@ hooks and its ``legal_``/``apply_`` pairs.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, NoReturn, Self
+from typing import Any, Final, NoReturn, Self, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -21,13 +22,12 @@ from torite.engine.kit.declarations import OVER, PLAY
 from torite.engine.kit.statedata import G, StateData
 from torite.engine.kit.tables import (
     BELOW_SUIT,
-    CARD_OF_PLAY,
     ONE_SEAT,
     PLAYED,
     SEATS_OF,
     make_event,
 )
-from torite.engine.trick import _BY_SUIT, _JOKERS, play_actions
+from torite.engine.trick import _BY_SUIT, _JOKERS, PLAY_ACTIONS, play_actions
 
 
 # compiled, the kit's state is a native class; the example game and the tests' small games are
@@ -290,7 +290,7 @@ class TrickState(StateData[G]):
     def is_over(self) -> bool:
         return self.phase == OVER
 
-    def legal_play(self, seat: int) -> list[Action]:
+    def legal_play(self, seat: int) -> Sequence[Action]:
         return play_actions(self.playable(seat))
 
     def apply_play(self, seat: int, action: Action) -> None:
@@ -302,7 +302,11 @@ class TrickState(StateData[G]):
             return type(seat) is int and 0 <= seat < self.n and bool(self.pending >> seat & 1)
         return seat == self.turn and type(seat) is int and phase != OVER
 
-    def legal_actions(self, seat: int) -> list[Action]:
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        """The seat's choices now, lowest card first in a card phase.  An immutable sequence: a
+        play's is one of the kit's tables itself when the cards are of one suit (following suit,
+        mostly), never a copy, so no caller may change it (issue 37: the copy was a sixth of a
+        random round)."""
         phase = self.phase
         if phase == PLAY:  # the hot path: most decisions are cards to play
             if seat != self.turn:
@@ -311,10 +315,10 @@ class TrickState(StateData[G]):
             self._offer_seat, self._offer_mask = seat, m  # what apply checks a play against
             s = (m.bit_length() - 1) // 13
             if 0 <= s < 4 and not m & BELOW_SUIT[s]:  # one suit (following suit, mostly): one lookup
-                return list(_BY_SUIT[s][m >> 13 * s])
+                return _BY_SUIT[s][m >> 13 * s]
             t = _BY_SUIT
-            return [*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
-                    *_JOKERS[m >> 52 & 3]]
+            return (*t[0][m & 8191], *t[1][m >> 13 & 8191], *t[2][m >> 26 & 8191], *t[3][m >> 39 & 8191],
+                    *_JOKERS[m >> 52 & 3])
         if not self._may_decide(seat):
             return []
         return self._phases[phase][0](self, seat)
@@ -324,10 +328,13 @@ class TrickState(StateData[G]):
         :class:`IllegalAction` before anything changes."""
         phase = self.phase
         if phase == PLAY and seat == self.turn and type(seat) is int:
-            card = CARD_OF_PLAY.get(action)  # None unless a one-card ``play`` of the deck
+            # the card, by its index: a one-card ``play`` of the deck is the kit's own action for
+            # its card (or one equal to it, made elsewhere), with no dict to hash the action in
+            card = action.cards.bit_length() - 1
             # the cards legal_actions offered this seat, unless the state has moved on since
             m = self._offer_mask if self._offer_seat == seat else self.playable(seat)
-            if card is None or not (m & self.hands[seat]) >> card & 1:
+            if not 0 <= card < 54 or not (m & self.hands[seat]) >> card & 1 or (
+                    PLAY_ACTIONS[card] is not action and PLAY_ACTIONS[card] != action):
                 self._refuse_play(seat, action)
             self.play_card(seat, card)
             return
@@ -461,6 +468,41 @@ class TrickState(StateData[G]):
                     mine[name] = value[:] if name in lists else value
         return new
 
+    def _data(self) -> dict[str, Any]:
+        """Every attribute of the game in progress (the kit's, the game's, an outside subclass's
+        instance dict), without what the game fixes and :meth:`_bind` makes again (the notation,
+        the class's hook flags and phases) or what a copy starts without (the offer, the events
+        not yet made: they are made into ``events`` first)."""
+        out: dict[str, Any] = {"events": self.events}
+        names = dict.fromkeys([*_COPIED, *self._info.own])
+        for name in names:
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                out[name] = value
+        extra: dict[str, Any] | None = getattr(self, "__dict__", None)
+        if extra:
+            out.update(extra)
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its class, its game and its attributes (:meth:`_data`), rebuilt by
+        :func:`rebuild`: compiled, a native class's default pickle would call ``__init__``
+        without the game; ``copy.copy`` and ``copy.deepcopy`` (pyspiel copies a Python state
+        so) go through :meth:`__copy__` and :meth:`__deepcopy__`."""
+        return rebuild, (type(self), self.game, self._data())
+
+    def __copy__(self) -> Self:
+        """A copy that plays on independently of this state: :meth:`clone`."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A copy sharing nothing with this state but its game (fixed once made, and what every
+        state of the game shares: it is not copied)."""
+        memo[id(self.game)] = self.game
+        new = rebuild(type(self), self.game, copy.deepcopy(self._data(), memo))
+        memo[id(self)] = new
+        return new
+
     # ------------------------------------------------------------------ information
     def observation(self, seat: int | None) -> dict[str, Any]:
         return views.observation(self, seat)
@@ -482,9 +524,31 @@ class TrickState(StateData[G]):
 #: a missing attribute, for ``clone``
 _UNSET: Final[Any] = object()
 
+
+#: a state class, for :func:`rebuild`
+S = TypeVar("S", bound="TrickState[Any]")
+
+
+def rebuild(cls: type[S], game: Any, data: Mapping[str, Any]) -> S:
+    """A state of ``cls`` from its game and its attributes (:meth:`TrickState._data`): what
+    pickle and ``copy.deepcopy`` make of a state."""
+    new = cls(game, shell=True)
+    new._bind(game)
+    new._offer_seat, new._offer_mask = -1, 0
+    for name, value in data.items():
+        setattr(new, name, value)
+    return new
+
 #: the attributes of :class:`TrickState` itself (``clone`` copies them one by one): its slots and
 #: its data's, or compiled, its native attributes
 _KIT_ATTRIBUTES: Final = (frozenset(getattr(StateData, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__slots__", ()))
                    | frozenset(getattr(TrickState, "__mypyc_attrs__", ()))
                    | {"events", "_events", "_later", "__dict__", "__weakref__"})
+
+#: the kit's attributes of a game in progress that pickle and ``copy.deepcopy`` carry (the rest
+#: of its slots are fixed by the game: :meth:`TrickState._bind` makes them again)
+_COPIED: Final = tuple(sorted((frozenset(getattr(StateData, "__slots__", ()))
+                               | frozenset(getattr(StateData, "__mypyc_attrs__", ())))
+                              - {"game", "notation", "_texts", "events", "_events", "_later", "__dict__",
+                                 "__weakref__"}))

@@ -19,7 +19,7 @@ from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS
 from torite.engine.base import Action, Refusal, State
-from torite.engine.kit.declarations import PLAY, Pile, Place
+from torite.engine.kit.declarations import PLAY, Place
 from torite.engine.kit.gamedata import GameData
 from torite.engine.kit.tables import Notation
 
@@ -238,10 +238,6 @@ class StateData(State, Generic[G]):
 
 
     # ------------------------------------------------------------------ information
-    def pile_seen_by(self, pile: Pile) -> int:
-        """The seats (a mask, or ``ALL_SEATS``) that see ``pile`` now."""
-        return pile.seen.mask(self)
-
     def trick_down(self, i: int) -> bool:
         attr = self.game.TRICK_FACE_DOWN
         return bool(attr and getattr(self, attr)[i])

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from torite.cards import CARD_TEXTS, iter_bits, notation_of
 from torite.engine.base import ALL_SEATS, Action, Event
-from torite.engine.trick import PLAY_ACTIONS, subset_table
+from torite.engine.trick import subset_table
 
 #: for each suit, the texts of every subset of its 13 cards: a hand encodes in five lookups
 #: (deal events, observations), not a loop over its cards
@@ -62,7 +62,6 @@ def notation(deck: tuple[int, ...]) -> Notation:
 
 #: the two-joker notation, for card lists that belong to no game
 STANDARD = notation(tuple(range(54)))
-TEXT = STANDARD.texts
 text_of = STANDARD.text_of
 cards_enc = STANDARD.cards
 
@@ -93,8 +92,5 @@ SEATS_OF: Final[tuple[tuple[int, ...], ...]] = tuple(tuple(s for s in range(8) i
 #: an ``Event`` from its four fields as a plain tuple, without the Python-level ``__new__``
 make_event = functools.partial(tuple.__new__, Event)
 
-#: the card of each one-card ``play`` action: one lookup checks an action's kind, cards and
-#: argument at once (an equal action made elsewhere finds its card too)
-CARD_OF_PLAY: Final[dict[Action, int]] = {a: a.card for a in PLAY_ACTIONS}
 #: each card's bit: ``sum(map(BIT.__getitem__, cards))`` is their mask in one C-level call
 BIT: Final[tuple[int, ...]] = tuple(1 << c for c in range(54))

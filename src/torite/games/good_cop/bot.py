@@ -56,6 +56,8 @@ class _View:
         self.trump = SUITS.index(obs["trump"])
         self.penalty = SUITS.index(obs["penalty"])
         self.wild = obs["options"]["joker"] == "wild"
+        #: what a penalty card costs (the house rule ``penalty_points``: 1)
+        self.penalty_points: int = obs["options"]["penalty_points"]
         hand = mask_of_texts(obs["hand"])
         seen = hand | mask_of_texts(obs["turned"])
         for t in obs["tricks"]:
@@ -192,7 +194,7 @@ class _View:
         winner, best = trick[win]
         later = [(self.me + k) % self.n for k in range(1, self.n - len(self.trick))]
         pen = sum(self.pen(c) for c in cards) + self.later_penalties(led, later)
-        value = 1.0 - pen
+        value = 1.0 - pen * self.penalty_points
         p_beat = self.p_beaten(best, led, later)
         later_friend = sum(self.friend[s] for s in later) / len(later) if later else 0.0
         expected = ((1.0 - p_beat) * self.friend[winner] + p_beat * later_friend) * value

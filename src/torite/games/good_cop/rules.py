@@ -18,7 +18,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import JOKER1, JOKER2, JOKERS_MASK, SUIT_MASKS, SUITS, card_str
-from torite.engine.base import Bounds, OptionSpec, Refusal
+from torite.engine.base import Bounds, OptionSpec, Refusal, house_rule
 from torite.engine.kit import (
     INT,
     INTS,
@@ -113,7 +113,9 @@ class GoodCop(TrickGame):
         OptionSpec("lone_factor", 3, "a lone good cop's net for the deal is multiplied by this",
                    minimum=1, maximum=10),
         OptionSpec("deals", 4, "number of deals in a game", minimum=1, maximum=100),
+        house_rule("penalty_points", 1, "points each penalty card in a trick taken costs", 1, 5),
     )
+    BOT_READS = frozenset({"penalty_points"})
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(54))
     STAT_KEYS = ("lone_good_cop", "penalty_cards", "good_team_wins", "reshuffles", "wild_jokers")
@@ -142,9 +144,10 @@ class GoodCop(TrickGame):
         At least 11 penalty cards are in play (two turned) and a trick holds 4, so a side that
         takes t tricks nets at most 10 (t = 10, the other 3 tricks holding 12 of them) and at
         least t - min(13, 4t), -9 (t = 3 or 4); a lone good cop records its net times
-        ``lone_factor``.  Decisions: the 52 cards."""
-        factor = self.options["lone_factor"]
-        return Bounds((-9 * factor, 10 * factor), 52)
+        ``lone_factor``.  With the house rule ``penalty_points`` p a penalty card costs p: still
+        10 at most (clean tricks), at least 4 - 13p (t = 4).  Decisions: the 52 cards."""
+        factor, p = self.options["lone_factor"], self.options["penalty_points"]
+        return Bounds(((4 - 13 * p) * factor, 10 * factor), 52)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
@@ -165,6 +168,7 @@ class GoodCopState(TrickState[GoodCop]):
         opts = self.game.options
         self.wild: bool = opts["joker"] == WILD_MODE
         self.lone_factor: int = opts["lone_factor"]
+        self.penalty_points: int = opts["penalty_points"]  # a house rule (1)
         deals: int = opts["deals"]
         self.limit = deals if self.max_rounds is None else min(deals, self.max_rounds)
 
@@ -249,7 +253,7 @@ class GoodCopState(TrickState[GoodCop]):
         return sorted({self.cop1, self.cop2} - {-1})
 
     def score_round(self) -> dict[str, Any]:
-        nets = [self.tricks_won[s] - self.penalties[s] for s in range(NUM_PLAYERS)]
+        nets = [self.tricks_won[s] - self.penalty_points * self.penalties[s] for s in range(NUM_PLAYERS)]
         good = self.good_cops()
         bad = [s for s in range(NUM_PLAYERS) if s not in good]
         scores = deal_scores(nets, good, self.lone_factor)

@@ -14,6 +14,10 @@ It sees only its observation.
   the highest card of its shortest suit.
 - *Leading:* its lowest card, from a suit that cannot draw Q♠ onto it: no high spade while Q♠ is
   unplayed, and no spade at all while it holds Q♠ itself.
+
+How dangerous a heart and Q♠ (and the spades that guard it) are follows what they cost under
+the table's house rules (``heart_points``, ``queen_points`` in the observation's options): with
+a cheap queen and dear hearts it passes hearts before the queen.
 """
 
 from __future__ import annotations
@@ -26,25 +30,26 @@ from mypy_extensions import mypyc_attr
 from torite.cards import SUIT_MASKS, card_str, mask_of_texts, parse_card
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
-from torite.games.hearts.rules import CARD_POINTS, QUEEN_SPADES
+from torite.games.hearts.rules import QUEEN_SPADES
 
 SPADES: Final = 3
 HEARTS: Final = 2
 ACE_SPADES: Final = QUEEN_SPADES + 2
-KING_SPADES: Final = QUEEN_SPADES + 1
 
 
-def danger(card: int, hand: int, queen_out: bool) -> float:
-    """How much a card of ``hand`` costs to keep (higher: pass or discard it first)."""
+def danger(card: int, hand: int, queen_out: bool, heart: int = 1, queen: int = 13) -> float:
+    """How much a card of ``hand`` costs to keep (higher: pass or discard it first), for a heart
+    worth ``heart`` points and Q♠ ``queen`` (the dangers of the standard 1 and 13 scaled by
+    them)."""
     suit, rank = divmod(card, 13)
     length = (hand & SUIT_MASKS[suit]).bit_count()
     if card == QUEEN_SPADES:
-        return 200.0
+        return 200.0 * (queen / 13)
     if suit == SPADES and card > QUEEN_SPADES and queen_out:
         low_spades = (hand & SUIT_MASKS[SPADES] & ((1 << QUEEN_SPADES) - 1)).bit_count()
-        return 90.0 + rank if low_spades < 4 else 10.0 + rank
+        return (90.0 + rank) * (queen / 13) if low_spades < 4 else 10.0 + rank
     if suit == HEARTS:
-        return 40.0 + rank * 3
+        return (40.0 + rank * 3) * heart
     return rank * 3 + (13 - length) * 1.5
 
 
@@ -65,25 +70,27 @@ class HeartsBot(Bot):
             played |= 1 << c
         queen_out = not played >> QUEEN_SPADES & 1
         cards = [a.card for a in legal]
+        options = obs["options"]
+        heart, queen = options["heart_points"], options["queen_points"]
         if legal[0].kind == "pass":
             keep = hand & ~mask_of_texts(obs["passed"] or [])
-            card = max(cards, key=lambda c: danger(c, keep, queen_out))
+            card = max(cards, key=lambda c: danger(c, keep, queen_out, heart, queen))
             self.reason = Reason("pass_danger", {"card": card_str(card)})
             return legal[cards.index(card)]
-        return legal[cards.index(self._play(obs, hand, trick, cards, queen_out))]
+        return legal[cards.index(self._play(obs, hand, trick, cards, queen_out, heart, queen))]
 
     def _play(self, obs: Mapping[str, Any], hand: int, trick: list[tuple[int, int]], cards: list[int],
-              queen_out: bool) -> int:
+              queen_out: bool, heart: int, queen: int) -> int:
         if not trick:
             card = self._lead(hand, cards, queen_out)
             self.reason = Reason("lead_low" if card % 13 < 9 else "lead_least", {"card": card_str(card)})
             return card
         led = trick[0][1] // 13
         top = max(c for _, c in trick if c // 13 == led)
-        points = sum(CARD_POINTS[c] for _, c in trick)
+        points = sum(1 for _, c in trick if c // 13 == HEARTS or c == QUEEN_SPADES)  # point cards
         last = len(trick) == obs["num_players"] - 1
         if cards[0] // 13 != led:  # cannot follow: discard the most dangerous card
-            card = max(cards, key=lambda c: danger(c, hand, queen_out))
+            card = max(cards, key=lambda c: danger(c, hand, queen_out, heart, queen))
             self.reason = Reason("discard_danger", {"card": card_str(card)})
             return card
         if led == SPADES and QUEEN_SPADES in cards and top > QUEEN_SPADES:

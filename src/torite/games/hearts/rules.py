@@ -14,6 +14,9 @@ players (OpenSpiel's players 0–3 are torite's seats 0–3), 52 cards, 13 each.
 * a round's score is the penalty points taken (a heart 1, Q♠ 13; a seat taking all 26 scores
   0 and every other seat 26), so OpenSpiel's return is ``26 - points``.
 
+House rules (``-o heart_points=2 -o queen_points=10``) change what a heart and Q♠ cost; the
+moon is then every point card, whatever the total, and the return the total minus the points.
+
 ``target=0`` is OpenSpiel's single deal; ``target=100`` plays rounds until a total reaches 100
 and the lowest total wins.
 """
@@ -22,12 +25,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, SUIT_MASKS, card_str, iter_bits, mask_of_texts
-from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, Result, house_rule
 from torite.engine.kit import BOOL, CARDS, INTS, OVER, PLAY, DealChance, Field, Place, TrickState, word
 
 # from its own module: compiled, mypyc makes the game's class on a base it reads from the
@@ -52,7 +56,6 @@ DIRECTIONS: Final = ("none", "left", "across", "right")
 ROTATION: Final = (1, 3, 2, 0)
 PASS: Final = "pass"
 PASS_ACTIONS: Final = tuple(Action(PASS, 1 << c) for c in range(52))
-_CARD_OF_PASS: Final = {a: c for c, a in enumerate(PASS_ACTIONS)}
 CARD_TEXT: Final = CARD_TEXTS[:52]
 
 
@@ -66,13 +69,14 @@ def trick_winner_index(cards: list[int], led: int) -> int:
     return win
 
 
-#: the ``pass`` actions of the cards of one suit, by ``suit << 13 | bits`` (made as met): a
-#: legal-pass list is four lookups
-_PASSES: Final[dict[int, tuple[Action, ...]]] = {}
+#: the ``pass`` actions of the cards of one suit, indexed by ``suit << 13 | bits`` (made as met:
+#: a full table is 32,768 tuples, a game meets a few hundred): a legal-pass list is four lookups
+_PASSES: Final[list[tuple[Action, ...] | None]] = [None] * (4 << 13)
 
 
 def _passes(suit: int, bits: int) -> tuple[Action, ...]:
-    found = _PASSES[suit << 13 | bits] = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    found = tuple(PASS_ACTIONS[13 * suit + b] for b in range(13) if bits >> b & 1)
+    _PASSES[suit << 13 | bits] = found
     return found
 
 
@@ -85,7 +89,10 @@ class Hearts(TrickGame):
                    "0: OpenSpiel's single deal (pass direction by chance); 100: rounds until a "
                    "total reaches 100, pass direction in rotation, lowest total wins",
                    choices=(0, 100)),
+        house_rule("heart_points", 1, "penalty points of each heart taken", 1, 5),
+        house_rule("queen_points", 13, "penalty points of the queen of spades taken", 1, 26),
     )
+    BOT_READS = frozenset({"heart_points", "queen_points"})
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("moons", "tricks", "hold_rounds", "point_cards_passed")
     SCORE_SIGN = -1  # a score is penalty points: bots and the arena want fewer
@@ -106,13 +113,26 @@ class Hearts(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    @cached_property
+    def card_points(self) -> tuple[int, ...]:
+        """Penalty points of each card under the house rules (a heart 1, Q♠ 13 by default)."""
+        heart, queen = self.options["heart_points"], self.options["queen_points"]
+        return tuple(heart if 26 <= c < 39 else queen if c == QUEEN_SPADES else 0 for c in range(52))
+
+    @cached_property
+    def total_points(self) -> int:
+        """Every point card's points together: 26, and what shooting the moon gives the others."""
+        return sum(self.card_points)
+
     def bounds(self) -> Bounds:
         """OpenSpiel's ``hearts``: a deal scores 0 to 26 penalty points; 12 passes and 52 cards
         (its ``MaxGameLength``, 64).  The returns are its ``26 - points``, bounded as it bounds
         them, [0, 36] (``kMinScore``, ``kMaxScore``: its bound allows for the J♦ bonus option,
         -10, which its default game and this one do not play; the rules reach only 0 to 26), so
-        that an algorithm scaled by the bounds behaves alike on both."""
-        return Bounds((0, TOTAL_POINTS), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, 36.0))
+        that an algorithm scaled by the bounds behaves alike on both.  Under house rules: 0 to
+        the total, the returns its allowance above it."""
+        total = self.total_points
+        return Bounds((0, total), NUM_PLAYERS * PASS_CARDS + 52, round_return=(0.0, total + 10.0))
 
     def deal_chance(self) -> DealChance:
         """OpenSpiel's chance: the pass direction (``target=0``; a game to 100 rotates it), then
@@ -121,14 +141,16 @@ class Hearts(TrickGame):
         return DealChance(words, dealer=False, later=False)
 
     def round_returns(self, points: Sequence[int]) -> tuple[float, ...]:
-        """OpenSpiel's return of a deal: 26 minus the penalty points."""
-        return tuple(float(TOTAL_POINTS - p) for p in points)
+        """OpenSpiel's return of a deal: 26 (the total under house rules) minus the penalty points."""
+        total = self.total_points
+        return tuple(float(total - p) for p in points)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
 class HeartsState(TrickState[Hearts]):
     # Hearts' own attributes in slots too: read on every card, a slot is the fast read
-    __slots__ = ("broken", "pass_count", "pass_direction", "pass_offset", "passed", "received", "target")
+    __slots__ = ("broken", "card_points", "pass_count", "pass_direction", "pass_offset", "passed", "queen_points",
+                 "received", "target", "total_points")
     pass_direction: str
     pass_offset: int
     pass_count: list[int]
@@ -136,9 +158,15 @@ class HeartsState(TrickState[Hearts]):
     received: list[int]
     target: int
     broken: bool  # a heart or Q♠ was played in an earlier trick of this round
+    card_points: tuple[int, ...]  # the house rules' points of each card
+    queen_points: int
+    total_points: int
 
     def setup_options(self) -> None:
-        self.target = self.game.options["target"]
+        game = self.game
+        self.target = game.options["target"]
+        self.card_points, self.total_points = game.card_points, game.total_points
+        self.queen_points = game.options["queen_points"]
 
     def check_deal_extras(self, where: str, deal: Mapping[str, Any], hands: list[list[int]],
                           piles: dict[str, list[int]]) -> None:
@@ -173,18 +201,19 @@ class HeartsState(TrickState[Hearts]):
                 self.leader = self.turn = s
 
     # --------------------------------------------------------------- passing
-    def legal_pass(self, seat: int) -> list[Action]:
+    def legal_pass(self, seat: int) -> Sequence[Action]:
         m = self.hands[seat] & ~self.passed[seat]
-        out: list[Action] = []
-        for s in range(4):
-            bits = m >> 13 * s & 8191
-            found = _PASSES.get(s << 13 | bits)
-            out += found if found is not None else _passes(s, bits)
-        return out
+        t = _PASSES
+        c, d, h, sp = m & 8191, m >> 13 & 8191, m >> 26 & 8191, m >> 39 & 8191
+        tc, td, th, ts = t[c], t[8192 | d], t[16384 | h], t[24576 | sp]
+        return (*(_passes(0, c) if tc is None else tc), *(_passes(1, d) if td is None else td),
+                *(_passes(2, h) if th is None else th), *(_passes(3, sp) if ts is None else ts))
 
     def is_legal_pass(self, seat: int, action: Action) -> bool:
-        card = _CARD_OF_PASS.get(action)  # None unless a one-card ``pass``
-        return card is not None and bool((self.hands[seat] & ~self.passed[seat]) >> card & 1)
+        # a one-card ``pass`` of the deck: the game's own action for its card, or one equal to it
+        card = action.cards.bit_length() - 1
+        return (0 <= card < 52 and (PASS_ACTIONS[card] is action or PASS_ACTIONS[card] == action)
+                and bool((self.hands[seat] & ~self.passed[seat]) >> card & 1))
 
     def apply_pass(self, seat: int, action: Action) -> None:
         self.passed[seat] |= action.cards
@@ -260,8 +289,9 @@ class HeartsState(TrickState[Hearts]):
 
     def trick_points(self, win: int) -> int:
         pts = 0
+        card_points = self.card_points
         for c in self.trick:
-            pts += CARD_POINTS[c]
+            pts += card_points[c]
         if pts:
             self.broken = True  # a heart or Q♠ in a trick breaks hearts for every later lead
         return pts
@@ -269,21 +299,23 @@ class HeartsState(TrickState[Hearts]):
     def score_round(self) -> dict[str, Any]:
         pts = self.round_points
         before = list(pts)
-        moon = pts.index(TOTAL_POINTS) if TOTAL_POINTS in pts else None
+        total, queen = self.total_points, self.queen_points
+        moon = pts.index(total) if total in pts else None  # every point is worth 1 or more
         if moon is not None:
             for s in range(NUM_PLAYERS):
-                pts[s] = 0 if s == moon else TOTAL_POINTS
+                pts[s] = 0 if s == moon else total
             self.counters["moons"] += 1
         # counted at the end: what a seat passed is private until then
         self.counters["hold_rounds"] += self.pass_offset == 0
         self.counters["point_cards_passed"] += sum((p & POINTS_MASK).bit_count() for p in self.passed)
-        queens = [1 if before[s] >= 13 and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
-        hearts = [before[s] - 13 * queens[s] for s in range(NUM_PLAYERS)]
-        rows = [row("hearts", hearts, count=hearts, per=1),
-                row("queen", [13 * q for q in queens], count=queens, per=13)]
+        queens = [1 if before[s] >= queen and self._took_queen(s) else 0 for s in range(NUM_PLAYERS)]
+        hearts = [before[s] - queen * queens[s] for s in range(NUM_PLAYERS)]
+        per = self.card_points[26]
+        rows = [row("hearts", hearts, count=[h // per for h in hearts], per=per),
+                row("queen", [queen * q for q in queens], count=queens, per=queen)]
         if moon is not None:
             rows.append(row("moon", [pts[s] - before[s] for s in range(NUM_PLAYERS)]))
-        return {"moon": moon, "returns": [TOTAL_POINTS - p for p in pts], "summary": summary(rows)}
+        return {"moon": moon, "returns": [total - p for p in pts], "summary": summary(rows)}
 
     def _took_queen(self, seat: int) -> bool:
         return any(t["winner"] == seat and CARD_TEXT[QUEEN_SPADES] in t["cards"] for t in self.history)
@@ -300,9 +332,10 @@ class HeartsState(TrickState[Hearts]):
         return Result(tuple(self.scores), winners, tuple(self.round_scores), ())
 
     def returns(self) -> list[int]:
-        """OpenSpiel's returns of the round in play or just scored: 26 minus the points."""
+        """OpenSpiel's returns of the round in play or just scored: 26 (the total) minus the points."""
         pts = self.round_scores[-1] if self.phase == OVER and self.round_scores else self.round_points
-        return [TOTAL_POINTS - p for p in pts]
+        total = self.total_points
+        return [total - p for p in pts]
 
     # --------------------------------------------------------------- information
     def pins(self, seat: int | None) -> list[tuple[Place, int]]:

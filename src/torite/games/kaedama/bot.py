@@ -9,6 +9,7 @@ stock, any other unseen card is in the stock in proportion to the stock's size.
 - Kaedama phase: never replace a winning card; otherwise replace when the chance that the draw
   wins the trick beats a threshold that falls when the stock is plentiful for the tricks left.
   With ``blind`` a face-down card is never replaced again (it is as likely to win as a new one).
+  The threshold follows what a reversal is worth (the house rule ``reversal_points``: 2).
 - Lead: a card nobody can beat (a side-suit top card nobody can ruff, or the top trump), which
   saves the stock for later; else a low card of its shortest side suit.
 - Follow: the cheapest card that wins when last or when it is a top card; else its lowest card.
@@ -121,7 +122,10 @@ class KaedamaBot(Bot):
         p = sum(w for c, w in odds.items() if _val(c, trump, led) > best)
         tricks_left = len(obs["hand"]) + 1
         plenty = obs["stock_size"] >= tricks_left
-        replace = p >= (self.low_threshold if plenty else self.high_threshold)
+        # a reversal is worth the house rules' ``reversal_points`` (2): the dearer, the readier
+        reversal: int = obs["options"]["reversal_points"]
+        scale = 2 / reversal
+        replace = p >= (self.low_threshold if plenty else self.high_threshold) * scale
         self.reason = Reason("replace_odds" if replace else "keep_odds", {"odds": round(100 * p)})
         return replace
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import SUITS, card_str
-from torite.engine.base import Action, Bounds, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec, house_rule
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -69,10 +69,13 @@ T_FACE_DOWN: Final = "face_down"  # blind + top: drawn face down by ``turned_car
 T_SHOWN: Final = "shown"  # drawn and seen: it is wherever the public record shows it
 
 
-def round_bonus(tricks: Sequence[int], reversals: Sequence[int]) -> list[int]:
-    """Round bonuses: most tricks +3, most reversals +2 (needs one); ties share in full (B1)."""
+def round_bonus(tricks: Sequence[int], reversals: Sequence[int], most_tricks: int = 3,
+                most_reversals: int = 2) -> list[int]:
+    """Round bonuses: most tricks +3, most reversals +2 (needs one); ties share in full (B1).
+    The bonuses are the house rules' (``most_tricks_bonus``, ``most_reversals_bonus``)."""
     most, most_rev = max(tricks), max(reversals)
-    return [3 * (t == most) + 2 * (most_rev > 0 and r == most_rev) for t, r in zip(tricks, reversals)]
+    return [most_tricks * (t == most) + most_reversals * (most_rev > 0 and r == most_rev)
+            for t, r in zip(tricks, reversals)]
 
 
 @mypyc_attr(native_class=False, allow_interpreted_subclasses=True)  # compiled: a Python class, open to house rules
@@ -88,7 +91,11 @@ class Kaedama(TrickGame):
         OptionSpec("trump_card", "shuffle",
                    "the turned trump card goes back shuffled into the stock, or on top",
                    choices=("shuffle", "top")),
+        house_rule("reversal_points", 2, "points of a trick won by a reversal", 1, 5),
+        house_rule("most_tricks_bonus", 3, "bonus for the most tricks of a round", 0, 10),
+        house_rule("most_reversals_bonus", 2, "bonus for the most reversals of a round (one at least)", 0, 10),
     )
+    BOT_READS = frozenset({"reversal_points"})
     STAT_KEYS = ("replacements", "replacements_while_winning", "reversals", "turned_card_drawn", "tricks")
     BOT = "torite.games.kaedama.bot:KaedamaBot"
     PHASES = (Phase(PLAYING, (Card("play"),)), Phase(KAEDAMA, (Word("replace"), Word("pass"))))
@@ -126,7 +133,10 @@ class Kaedama(TrickGame):
         tricks = self.hand_size
         stock = len(self.deck) - NUM_PLAYERS * tricks - (1 if self.options["double"] else 0)
         per_trick = 2 if self.options["double"] else 1
-        return Bounds((0, tricks + min(tricks, stock) + 3 + 2), tricks * NUM_PLAYERS * (1 + per_trick))
+        o = self.options
+        rev: int = o["reversal_points"]
+        best = tricks + min(tricks, stock) * (rev - 1) + o["most_tricks_bonus"] + o["most_reversals_bonus"]
+        return Bounds((0, best), tricks * NUM_PLAYERS * (1 + per_trick))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
@@ -146,6 +156,7 @@ class KaedamaState(TrickState[Kaedama]):
         self.double: bool = opts["double"]
         self.reverse: bool = opts["reverse"]
         self.top_mode: bool = opts["trump_card"] == "top"
+        self.reversal_points: int = opts["reversal_points"]  # a house rule (2)
         rounds: int = opts["rounds"]
         self.limit = rounds if self.max_rounds is None else min(rounds, self.max_rounds)
 
@@ -304,7 +315,7 @@ class KaedamaState(TrickState[Kaedama]):
         return self.win_position()
 
     def trick_points(self, win: int) -> int:
-        return 2 if self.drawn[win] and self.behind[win] else 1
+        return self.reversal_points if self.drawn[win] and self.behind[win] else 1
 
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
         reversal = self.drawn[win] and self.behind[win]
@@ -314,12 +325,14 @@ class KaedamaState(TrickState[Kaedama]):
         record["reversal"] = reversal
 
     def score_round(self) -> dict[str, Any]:
-        bonus = round_bonus(self.tricks_won, self.reversals)
+        o = self.game.options
+        bonus = round_bonus(self.tricks_won, self.reversals, o["most_tricks_bonus"], o["most_reversals_bonus"])
         for s in range(NUM_PLAYERS):
             self.round_points[s] += bonus[s]
         return {"tricks": list(self.tricks_won), "reversals": list(self.reversals), "bonus": bonus,
                 "summary": summary([row("tricks", self.tricks_won, count=self.tricks_won, per=1),
-                                    row("reversals", self.reversals, count=self.reversals, per=1),
+                                    row("reversals", [r * (self.reversal_points - 1) for r in self.reversals],
+                                        count=self.reversals, per=self.reversal_points - 1),
                                     row("bonus", bonus)])}
 
     def game_over(self) -> bool:

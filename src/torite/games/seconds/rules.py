@@ -28,7 +28,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from torite.engine.base import Bounds, OptionSpec, Result
+from torite.engine.base import Bounds, OptionSpec, Result, house_rule
 from torite.engine.kit import BOOL, INTS, OVER, PLAY, SEAT, Field, TrickState, View, word
 
 # from its own module: compiled, mypyc makes the game's class on a base it reads from the
@@ -127,8 +127,7 @@ class Seconds(TrickGame):
                    "when nobody follows suit: the second card of the four ranks sorted (position, "
                    "ruling S1) or the second-highest distinct rank (distinct)",
                    choices=("position", "distinct")),
-        OptionSpec("exact3_points", 10, "points for exactly 3 tricks in deal 8 (edition 2021)",
-                   minimum=0, maximum=1000),
+        house_rule("exact3_points", 10, "points for exactly 3 tricks in deal 8 (edition 2021)", 0, 1000),
     )
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", "exact3_made", *(f"points_deal_{k}" for k in range(1, 9)))

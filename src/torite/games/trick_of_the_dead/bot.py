@@ -50,7 +50,8 @@ class TrickOfTheDeadBot(Bot):
 
     # ------------------------------------------------------------------
     def _points(self, obs: Mapping[str, Any]) -> list[int]:
-        club = -3 if obs["options"]["survival"] else -2
+        options = obs["options"]  # the house rules' club (one worse with survival)
+        club = options["club_points"] - (1 if options["survival"] else 0)
         return [club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54)]
 
     def _keep_value(self, card: int, obs: Mapping[str, Any]) -> float:
@@ -58,7 +59,8 @@ class TrickOfTheDeadBot(Bot):
         if card >= 52:
             return 12.0
         suit, rank = card // 13, card % 13 + 2
-        survival = 3 if obs["options"]["survival"] else 2
+        options = obs["options"]
+        survival: int = options["survivor_points"] + (1 if options["survival"] else 0)
         if suit == CLUBS:
             return -rank / 2  # get rid of clubs, high ones first
         if suit == HEARTS:
@@ -84,7 +86,11 @@ class TrickOfTheDeadBot(Bot):
 
         best = sorted(hand, key=burial_score, reverse=True)[:2]
         want = (1 << best[0]) | (1 << best[1])
-        self.reason = Reason("bury", {"cards": [card_str(c) for c in sorted(best)]})
+        # the reason says what these two cards are (two clubs, a club and a spade, two spades or
+        # neither), so its words can claim only what is true of them
+        self.reason = Reason("bury", {"cards": [card_str(c) for c in sorted(best)],
+                                      "clubs": sum(c < 52 and c // 13 == CLUBS for c in best),
+                                      "spades": sum(c < 52 and c // 13 == SPADES for c in best)})
         return next(a for a in legal if a.cards == want)
 
     def _trump(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -182,7 +188,9 @@ class TrickOfTheDeadBot(Bot):
         if suit == DIAMONDS:
             return 1.0 + max(0, rank - 8) * 1.2
         if suit == HEARTS:
-            return 0.5 + (3 if obs["options"]["survival"] else 2) * 0.8
+            options = obs["options"]
+            survivor: int = options["survivor_points"] + (1 if options["survival"] else 0)
+            return 0.5 + survivor * 0.8
         if suit == CLUBS:
             return -1.0 - rank / 13 - (1 if obs["options"]["survival"] else 0) * 0.5
         return 0.5 + max(0, rank - 10) * 0.5

@@ -14,7 +14,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import CARD_TEXTS, JOKERS_MASK, SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts, parse_card
-from torite.engine.base import Action, Bounds, OptionSpec
+from torite.engine.base import Action, Bounds, OptionSpec, house_rule
 from torite.engine.draws import COMPILED
 from torite.engine.kit import (
     BOOL,
@@ -51,7 +51,6 @@ CLUB_MASK: Final = SUIT_MASKS[CLUBS]
 DIAMOND_MASK: Final = SUIT_MASKS[DIAMONDS]
 TRUMP: Final = tuple(Action("trump", 0, s) for s in SUITS)
 CALL: Final = tuple(Action("call", 0, s) for s in SUITS)
-CARD_OF_TEXT: Final = {card_str(c): c for c in range(54)}
 CARD_TEXT: Final = CARD_TEXTS
 BURY_PAIR: Final = tuple(tuple(Action("bury", (1 << a) | (1 << b)) for b in range(54)) for a in range(54))
 
@@ -102,7 +101,11 @@ class TrickOfTheDead(TrickGame):
         OptionSpec("zombie_doubles", "diamonds",
                    "what a trick won by a zombie doubles", choices=("diamonds", "trick")),
         OptionSpec("target", 100, "total that ends the game", minimum=1, maximum=100000),
+        house_rule("club_points", -2, "points of each club taken (survival: one less)", -10, 0),
+        house_rule("survivor_points", 2, "points of each heart kept to the end (survival: one more)", 0, 10),
+        house_rule("joker_points", 5, "points a joker winning a trick adds", 1, 20),
     )
+    BOT_READS = frozenset({"club_points", "survivor_points"})
     PLAYERS = "players"
     DECK = tuple(range(54))
     STAT_KEYS = ("zombies", "joker_wins", "zombie_wins", "surviving_hearts", "survival_points", "tricks")
@@ -135,8 +138,14 @@ class TrickOfTheDead(TrickGame):
     @cached_property
     def points(self) -> tuple[int, ...]:
         """Points of each card for the trick's winner (options are fixed: computed once)."""
-        club = -3 if self.options["survival"] else -2
+        club = self.options["club_points"] - (1 if self.options["survival"] else 0)
         return tuple(club if c < 13 else c % 13 + 2 if c < 26 else 1 if c < 39 else 0 for c in range(54))
+
+    @property
+    def survivor_points(self) -> int:
+        """Points of each heart kept to the end: 2, 3 with ``survival`` (under the house rules)."""
+        base: int = self.options["survivor_points"]
+        return base + (1 if self.options["survival"] else 0)
 
     def bounds(self) -> Bounds:
         """From the scoring rules.  Best: every diamond (2 + … + 14 = 104) in tricks won by
@@ -146,9 +155,9 @@ class TrickOfTheDead(TrickGame):
         buries once, at most every card of the deck is played (the graveyard's cards rise as
         zombies), one trump declaration and a suit named for each led joker."""
         club = -self.points[0]
-        survival = 3 if self.options["survival"] else 2
+        survival = self.survivor_points
         doubling = 2 if self.options["zombie_doubles"] == "trick" else 1
-        best = 2 * 104 + 13 * max(survival, doubling) + 2 * 5
+        best = 2 * 104 + 13 * max(survival, doubling) + 2 * self.options["joker_points"]
         return Bounds((-13 * club * doubling, best), self.num_players + len(self.deck) + 1 + 2)
 
 
@@ -157,8 +166,8 @@ class TrickOfTheDead(TrickGame):
 class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
     # the game's own attributes in slots too: read on every card, a slot is the fast read
     __slots__ = ("buried", "double_trick", "fixed_grave", "grave_public", "graveyard", "joker_bonus",
-                 "jokers_played", "need_call", "points", "survival_bonus", "target", "trick_zombie", "trump",
-                 "trump_now", "won_cards", "zombies")
+                 "joker_points", "jokers_played", "need_call", "points", "survival_bonus", "target",
+                 "trick_zombie", "trump", "trump_now", "won_cards", "zombies")
     #: per seat, the cards of the tricks it won and its joker bonus so far (the round summary's
     #: rows, kept as the tricks fall rather than read back from the history at the end)
     LIST_FIELDS = ("won_cards", "joker_bonus")
@@ -169,7 +178,8 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
     def setup_options(self) -> None:
         game = self.game
         self.points = game.points
-        self.survival_bonus = 3 if game.options["survival"] else 2
+        self.survival_bonus = game.survivor_points
+        self.joker_points: int = game.options["joker_points"]
         self.double_trick = game.options["zombie_doubles"] == "trick"
         self.target: int = game.options["target"]
 
@@ -307,7 +317,7 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         if self.trick_zombie[win]:  # doubled: the whole trick, or its diamonds
             total += total if self.double_trick else sum(pts[c] for c in trick if 13 <= c < 26)
         if trick[win] >= 52:
-            total += 5
+            total += self.joker_points
         return total
 
     def trick_taken(self, win: int, winner: int, record: dict[str, Any]) -> None:
@@ -315,7 +325,7 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
         if self.trick[win] >= 52:
             counters["joker_wins"] += 1
             bonus = self.joker_bonus
-            bonus[winner] = bonus[winner] + 5
+            bonus[winner] = bonus[winner] + self.joker_points
         if self.trick_zombie[win]:
             counters["zombie_wins"] += 1
         ranks = repeated = cards = 0
@@ -364,7 +374,7 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
             row("diamonds", rows["diamonds"]),
             row("clubs", rows["clubs"], count=[(m & CLUB_MASK).bit_count() for m in taken], per=pts[0]),
             row("hearts_taken", rows["hearts_taken"], count=rows["hearts_taken"], per=1),
-            row("joker_bonus", joker, count=[j // 5 for j in joker], per=5),
+            row("joker_bonus", joker, count=[j // self.joker_points for j in joker], per=self.joker_points),
             row("zombie_bonus", rows["zombie_bonus"]),
             row("hearts", rows["hearts"], count=held, per=self.survival_bonus),
         ])}
@@ -399,7 +409,7 @@ class TrickOfTheDeadState(TrickState[TrickOfTheDead]):
             w = t["winner"]
             self.won_cards[w] |= mask_of_texts(t["cards"])
             if parse_card(t["cards"][t["seats"].index(w)]) >= 52:
-                self.joker_bonus[w] += 5
+                self.joker_bonus[w] += self.joker_points
 
 
 TrickOfTheDead.STATE = TrickOfTheDeadState

@@ -116,10 +116,6 @@ class Labels:
         s: str = self.data["stats"].get(key, key)
         return s
 
-    def option_label(self, name: str) -> str:
-        o = self.data["options"].get(name)
-        return str(o["label"]) if o else name
-
     def suit_name(self, letter: str) -> str:
         s: str = self.data["suits"].get(letter, letter)
         return s
