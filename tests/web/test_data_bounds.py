@@ -349,6 +349,7 @@ def test_a_sync_flood_is_one_resend_and_the_newest_language_wins(client: TestCli
             ws.send_json({"type": "sync"})
         for lang in ("ja", "ko", "ja", "ko", "ja"):
             ws.send_json({"type": "lang", "lang": lang})
+        ws.send_json({"type": "sync"})  # a sync after a language waiting its turn does not undo it
         ws.send_json({"type": "ping"})
         seen: list[Msg] = []
         recv_until(ws, lambda m: m["type"] == "pong", seen)

@@ -48,12 +48,12 @@ SUGGEST_LEVELS: Final = ("random", "easy", "normal", "hard")
 RESEND_RATE: Final = 0.5
 RESEND_BURST: Final = 3
 ADDRESS_RESEND_RATE: Final = 2.0
-ADDRESS_RESEND_BURST: Final = 10
+ADDRESS_RESEND_BURST: Final = 6
 #: pages of a log being caught up (a join, a resend), per socket and per address
 PAGE_RATE: Final = 20.0
-PAGE_BURST: Final = 40
-ADDRESS_PAGE_RATE: Final = 60.0
-ADDRESS_PAGE_BURST: Final = 120
+PAGE_BURST: Final = 10
+ADDRESS_PAGE_RATE: Final = 30.0
+ADDRESS_PAGE_BURST: Final = 30
 
 
 @dataclass

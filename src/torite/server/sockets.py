@@ -184,7 +184,8 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
         if conn.seat is not None:
             manager.returned(table, conn.seat)
     elif kind == "sync":
-        if conn.joined:
+        # a resend waiting already (a sync, a language) resends the whole log too
+        if conn.joined and (pacing is None or pacing.waiting is None):
             _resend(conn, pacing, lambda: _sync(conn))
     elif kind == "lang":
         lang = msg["lang"]
