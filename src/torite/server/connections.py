@@ -164,14 +164,14 @@ class ConnectionGuard:
         """Count a new connection in, or say (once a minute) why not."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if len(self.open) >= self.total and not self._evict_idle():
-            self.says.note("total", "refused connections: %d are open, the most this process holds", len(self.open))
-            return False
         held = self.by_address.get(address, 0)
         exempt = self.limits.exempt
         if held >= self.limits.per_address and "*" not in exempt and address not in exempt:
             self.says.note("address", "refused connections from an address holding %d already (last: %s)",
                            held, address)
+            return False
+        if len(self.open) >= self.total and not self._evict_idle():
+            self.says.note("total", "refused connections: %d are open, the most this process holds", len(self.open))
             return False
         self.by_address[address] = held + 1
         self.open[id(transport)] = address
@@ -194,11 +194,11 @@ class ConnectionGuard:
             conn = self.idle[key]
             since = conn.idle_since(now)
             if since is None:
-                del self.idle[key]  # no longer waiting (closed, a WebSocket now): forgotten
+                self.idle.pop(key, None)  # no longer waiting (closed, a WebSocket now): forgotten
                 continue
             if now - since < EVICT_AFTER:
                 return False
-            del self.idle[key]
+            self.idle.pop(key, None)
             self.says.note("evicted", "closed connections waiting for their headers to make room (%d open)",
                            len(self.open))
             conn.time_out()
