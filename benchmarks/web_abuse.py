@@ -469,8 +469,10 @@ async def run(args: argparse.Namespace, server: Server, db: str, cases: list[str
     stats = bench.stats
     results: list[dict[str, Any]] = []
     pool = multiprocessing.get_context("spawn").Pool(1)
-    long_id, long_n = await asyncio.to_thread(long_table, server.port)
-    print(json.dumps({"long_table": long_id, "actions": long_n, "rss_mib": round(server.rss(), 1)}), flush=True)
+    long_id = ""
+    if set(cases) & {"long-replay", "replay-post", "lang-flood", "suggest"}:
+        long_id, long_n = await asyncio.to_thread(long_table, server.port)
+        print(json.dumps({"long_table": long_id, "actions": long_n, "rss_mib": round(server.rss(), 1)}), flush=True)
     async with bench.http:
         tables = [await bench.new_table(i + 1) for i in range(BYSTANDERS)]
         deadline = time.monotonic() + 10**6  # they play until every case is done (then cancelled)
