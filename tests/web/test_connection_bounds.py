@@ -252,3 +252,20 @@ def test_many_small_requests_from_one_address_are_answered_429_and_others_are_no
         assert refused.status_code == 429 and refused.json()["error"] == "too_many_requests"
         assert int(refused.headers["retry-after"]) >= 1
         assert answered(port, "127.0.0.3") == 200
+
+
+def test_at_the_total_cap_a_connection_stalled_on_its_headers_makes_room_for_a_new_one() -> None:
+    """Stalled connections from many addresses (each under its own cap) fill the total: a new
+    client is still served, the connection that waited longest for its headers is closed."""
+    limits = ServerLimits(connections_total=6, header_timeout=30.0)
+    with torite_server(limits) as (port, _):
+        stalled = [raw(port, f"127.0.1.{i}") for i in range(1, 7)]
+        for s in stalled:
+            s.sendall(b"GET /api/version HTTP/1.1\r\n")
+        time.sleep(1.5)
+        assert answered(port, "127.0.0.3") == 200
+        gone, said = closed_within(stalled[0], 3.0)
+        assert gone and said.startswith(b"HTTP/1.1 408")
+        assert not closed_within(stalled[-1], 0.3)[0]  # the others wait on (within their 30 s)
+        for s in stalled:
+            s.close()

@@ -12,7 +12,9 @@ wrapped here (:func:`guard_config`):
   ``connections_total`` open in all, is closed as soon as it is accepted, before anything is
   read (the total is kept below the process's descriptor limit, so ``accept`` never runs out of
   descriptors: Python's accept loop logs a traceback per failed ``accept``, up to a hundred a
-  tick);
+  tick); at the total cap, the connection that has waited longest (over a second) for a
+  request's headers makes room instead, so stalled connections from many addresses cannot
+  hold the cap against the clients that talk;
 * a request's headers must be complete ``header_timeout`` seconds after the connection opened or
   the previous response ended, its body ``body_timeout`` seconds after its headers; past that
   the client is answered 408 and the connection closed (a WebSocket, once upgraded, is bounded
@@ -42,6 +44,8 @@ log = logging.getLogger("torite.server")
 #: descriptors kept for everything but client connections (the database, the bot workers'
 #: pipes, static files, the listening socket)
 RESERVED_DESCRIPTORS = 256
+#: seconds a connection must have waited for its headers before it makes room at the total cap
+EVICT_AFTER = 1.0
 #: the shortest wait between two of a connection's checks (seconds)
 MIN_CHECK = 0.25
 TIMEOUT_RESPONSE = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -130,6 +134,8 @@ class ConnectionGuard:
         self.open: dict[int, str] = {}  # id(transport) -> its address
         self.says = ConditionLog(log)
         self._total: int | None = None
+        #: the connections waiting for a request's headers, the longest waiting first
+        self.idle: dict[int, GuardedHTTP] = {}
 
     def __reduce__(self) -> tuple[Any, tuple[ConnectionLimits]]:
         return (ConnectionGuard, (self.limits,))
@@ -158,18 +164,46 @@ class ConnectionGuard:
         """Count a new connection in, or say (once a minute) why not."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if len(self.open) >= self.total:
-            self.says.note("total", "refused connections: %d are open, the most this process holds", len(self.open))
-            return False
         held = self.by_address.get(address, 0)
         exempt = self.limits.exempt
         if held >= self.limits.per_address and "*" not in exempt and address not in exempt:
             self.says.note("address", "refused connections from an address holding %d already (last: %s)",
                            held, address)
             return False
+        if len(self.open) >= self.total and not self._evict_idle():
+            self.says.note("total", "refused connections: %d are open, the most this process holds", len(self.open))
+            return False
         self.by_address[address] = held + 1
         self.open[id(transport)] = address
         return True
+
+    def waiting(self, conn: GuardedHTTP, since: bool) -> None:
+        """``conn`` waits for a request's headers from now on (``since``), or no longer."""
+        key = id(conn)
+        self.idle.pop(key, None)
+        if since:
+            self.idle[key] = conn  # the oldest first
+
+    def _evict_idle(self) -> bool:
+        """At the total cap, the connection that has waited longest for a request's headers
+        makes room, if it has waited ``EVICT_AFTER`` seconds (an honest client sends its headers
+        at once; a keep-alive connection reconnects): a slowloris crowd cannot hold the cap."""
+        now = time.monotonic()
+        while self.idle:
+            key = next(iter(self.idle))
+            conn = self.idle[key]
+            since = conn.idle_since(now)
+            if since is None:
+                self.idle.pop(key, None)  # no longer waiting (closed, a WebSocket now): forgotten
+                continue
+            if now - since < EVICT_AFTER:
+                return False
+            self.idle.pop(key, None)
+            self.says.note("evicted", "closed connections waiting for their headers to make room (%d open)",
+                           len(self.open))
+            conn.time_out()
+            return True
+        return False
 
     def release(self, transport: asyncio.BaseTransport | None) -> None:
         address = self.open.pop(id(transport), None)
@@ -213,6 +247,7 @@ class GuardedHTTP:
             self._admitted = True
             self._since = time.monotonic()
             self._timer = self.loop.call_later(guard.limits.header_timeout, self._check)
+            guard.waiting(self, True)
         super().connection_made(transport)  # type: ignore[misc]
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -221,6 +256,8 @@ class GuardedHTTP:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._guard is not None:
+            self._guard.waiting(self, False)
         try:
             super().connection_lost(exc)  # type: ignore[misc]
         finally:
@@ -232,12 +269,16 @@ class GuardedHTTP:
             return
         super().data_received(data)  # type: ignore[misc]
         self._observe()
+        if self._guard is not None and self.transport.get_protocol() is not self:
+            self._guard.waiting(self, False)  # a WebSocket now: its own bounds hold
 
     def on_response_complete(self) -> None:
         super().on_response_complete()  # type: ignore[misc]
         self._waiting, self._since = True, time.monotonic()
         if not self._observe():
             self._arm()
+            if self._guard is not None and self._admitted:
+                self._guard.waiting(self, True)
 
     def _observe(self) -> bool:
         """A new request's headers have arrived: its body's clock starts (True)."""
@@ -247,8 +288,29 @@ class GuardedHTTP:
             if not cycle.response_complete:
                 self._waiting, self._since = False, time.monotonic()
                 self._arm()
+                if self._guard is not None:
+                    self._guard.waiting(self, False)
                 return True
         return False
+
+    def idle_since(self, now: float) -> float | None:
+        """Since when this connection has waited for a request's headers (None: it does not)."""
+        t = self.transport
+        if not self._waiting or t is None or t.is_closing() or t.get_protocol() is not self:
+            return None
+        self._observe()
+        since: float = self._since
+        return since if self._waiting else None
+
+    def time_out(self) -> None:
+        """408 and closed: its request's headers, or body, took too long."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        cycle = self.cycle
+        if cycle is None or self._waiting or not cycle.response_started:
+            self.transport.write(TIMEOUT_RESPONSE)
+        self.transport.close()
 
     def _arm(self) -> None:
         """The timer for the clock running now (headers or body)."""
@@ -278,9 +340,7 @@ class GuardedHTTP:
         if what and left <= 0:
             guard.says.note(what, "closed connections whose request %s took longer than %g s",
                             what, lim.header_timeout if what == "headers" else lim.body_timeout)
-            if cycle is None or self._waiting or not cycle.response_started:
-                transport.write(TIMEOUT_RESPONSE)
-            transport.close()
+            self.time_out()
             return
         self._timer = self.loop.call_later(max(left, MIN_CHECK), self._check)
 
