@@ -3,8 +3,7 @@
 // moment with its winner marked, the piles the game shows, and the last trick on demand.
 
 import {
-  $, PILE_ANGLE, S, T, angleOf, buttonName, el, isMine, narrow, pileNames, place, placeAt, reducedMotion, rich,
-  seatName, signed,
+  $, PILE_ANGLE, S, T, angleOf, buttonName, el, isMine, narrow, pileNames, reducedMotion, rich, seatName, signed,
 } from "./table-state.js";
 
 const PAUSES = [0, 0.8, 1.5, 3];   // seconds a finished trick stays on the table
@@ -93,9 +92,27 @@ function trickCard(entry, seat, pile) {
 }
 
 function placeCard(node, seat, pile, n) {
-  const ry = narrow() ? 14 : 19;
-  if (pile) placeAt(node, PILE_ANGLE, 24, ry * 0.6);
-  else if (seat !== null && seat !== undefined) place(node, seat, n, 15, ry);
+  if (pile) node.dataset.angle = String(PILE_ANGLE);
+  else if (seat !== null && seat !== undefined) node.dataset.angle = String(angleOf(seat, n));
+}
+
+// Each card of the trick in front of the seat that played it, between the plates: as far out
+// as the table allows but never under a plate (the plates hug the table's edge), and never
+// over the opposite card.  Run again whenever the table's height changes (table-fit.js).
+export function placeTrick() {
+  const ring = $("ring");
+  const cards = [...$("trick").querySelectorAll(".trick-card[data-angle]")];
+  if (!cards.length) return;
+  const h = ring.clientHeight;
+  const plate = Math.max(0, ...[...$("seats").querySelectorAll(".seat:not(.pile-seat)")].map((e) => e.offsetHeight));
+  const card = Math.max(...cards.map((c) => c.offsetHeight));
+  const ry = Math.max(card * 0.55, Math.min(h * (narrow() ? 0.16 : 0.19), h / 2 - plate - card / 2 - 4));
+  for (const node of cards) {
+    const a = Number(node.dataset.angle);
+    const pile = !!node.dataset.owner;
+    node.style.left = (50 + (pile ? 26 : 15) * Math.cos(a)) + "%";
+    node.style.top = "calc(50% + " + ((pile ? 0.3 : 1) * ry * Math.sin(a)).toFixed(1) + "px)";
+  }
 }
 
 export function renderTrick(m) {
@@ -119,6 +136,7 @@ export function renderTrick(m) {
       if (seat === t.winner && !pile) node.classList.add("winner");
       box.appendChild(node);
     });
+    placeTrick();
     if (Number.isInteger(t.winner)) {
       const shown = m.tricks_score && t.points !== undefined && t.points !== null;
       const pts = shown ? T.t("table.trick_points", { points: signed(t.points) }) : "";
@@ -148,6 +166,7 @@ export function renderTrick(m) {
     if (seat === m.winning && !pile) node.classList.add("winning");
     box.appendChild(node);
   });
+  placeTrick();
   S.liveShown = shown;
   if (Number.isInteger(m.winning) && !m.over) note.appendChild(el("span", "winning-now", T.t("table.winning_now", { who: seatName(m.winning, true) })));
 }
@@ -175,10 +194,19 @@ export function renderPiles(m, act, refuse) {
     const count = Array.isArray(p.cards) ? p.cards.length : p.count;
     d.appendChild(rich("div", "pile-title", label + " (" + count + ")"));
     const row = el("div", "pile-cards");
+    // an empty pile is its title and count only; cards not seen lie stacked, not one by one
+    d.classList.toggle("empty", count === 0);
+    // on a phone a long pile that is only looked at lies fanned, each card's corner in view
+    d.classList.toggle("fan", narrow() && count > 7 && !playsFrom.has(p.name));
     if (Array.isArray(p.cards)) {
-      if (!p.cards.length) row.appendChild(el("span", "muted", T.t("table.empty")));
+      let backs = null;
       for (const c of p.cards) {
-        if (c === null) { row.appendChild(T.cardBack()); continue; }
+        if (c === null) {
+          if (!backs) { backs = el("span", "backs"); row.appendChild(backs); }
+          if (backs.childNodes.length < 6) backs.appendChild(T.cardBack());
+          continue;
+        }
+        backs = null;
         const a = named.get(c);
         const refused = !a && playsFrom.has(p.name);
         const node = T.cardNode(c, !!a || refused);
@@ -200,7 +228,7 @@ export function renderPiles(m, act, refuse) {
       for (let k = 0; k < Math.min(count, 6); k++) backs.appendChild(T.cardBack());
       row.appendChild(backs);
     }
-    d.appendChild(row);
+    if (count) d.appendChild(row);
     box.appendChild(d);
   }
 }
