@@ -165,3 +165,77 @@ def test_every_decision_shows_its_controls_and_the_hand_without_scrolling(
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         page.context.close()
+
+
+def walk_until(page: Page, rng: random.Random, pred: str, limit: int = 200) -> dict[str, str]:
+    """Random decisions until the page's ``pred`` (a JS expression) holds at a decision of ours."""
+    for _ in range(limit):
+        d = wait_decision(page)
+        if page.locator("#round-dialog[open]").count():
+            page.click("#round-continue")
+            continue
+        if d["over"] == "1" or page.evaluate(pred):
+            return d
+        n = d["n"]
+        choose(page, rng)
+        page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+    raise AssertionError("never got there: " + pred)
+
+
+OVERLAPS = """(pairs) => {
+  const box = (e) => e.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const out = [];
+  for (const [x, y] of pairs) {
+    for (const a of document.querySelectorAll(x)) for (const b of document.querySelectorAll(y)) {
+      const name = (e) => e.dataset.seat || e.id || e.className;
+      if (a !== b && hit(box(a), box(b))) out.push(name(a) + " covers " + name(b));
+    }
+  }
+  return out;
+}"""
+CUT = ("(sel) => [...document.querySelectorAll(sel)].filter((e) => e.scrollWidth > e.clientWidth + 1)"
+       ".map((e) => e.textContent)")
+ON_TRICK = "document.querySelectorAll('#trick .trick-card').length >= 2"
+
+
+def test_the_sheet_the_goal_and_the_trick_captions_are_whole_at_1366(server: str, browser: Browser) -> None:
+    """Mighty at 1366×900: the score sheet shows all five seats' columns, the header's line on
+    how the game is won is whole, and the captions under the trick's cards are whole."""
+    page = open_table(browser, server, "mighty", WIDE, SEED)
+    try:
+        walk_until(page, random.Random(1), ON_TRICK)
+        assert page.locator("#sheet thead th").count() == 6
+        assert page.evaluate("(() => { const s = document.querySelector('.sheet-scroll');"
+                             " return s.scrollWidth <= s.clientWidth; })()")
+        assert page.evaluate(CUT, "#goal") == [] and page.inner_text("#goal").startswith("The highest total")
+        assert page.locator("#goal").is_visible()
+        captions = page.eval_on_selector_all("#trick .trick-card .who", "els => els.map(e => e.textContent)")
+        assert captions and all(c.startswith(("Ann", "Seat ")) and "…" not in c for c in captions), captions
+        assert page.evaluate(CUT, "#trick .trick-card .who") == []
+        page.wait_for_timeout(400)  # the last card has slid in
+        assert page.evaluate(OVERLAPS, [["#seats .seat", "#trick .trick-card"]]) == []
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_no_plate_covers_the_trick_and_the_bidding_leaves_the_felt_for_the_play(
+        server: str, browser: Browser) -> None:
+    page = open_table(browser, server, "mighty", PHONE, SEED)
+    try:
+        rng = random.Random(2)
+        walk_until(page, rng, "window.__torite.state().phase === 'bid'")
+        assert page.locator("#auction-felt").is_visible()
+        for _ in range(3):  # the first tricks: cards of several seats on the table
+            walk_until(page, rng, ON_TRICK)
+            assert not page.locator("#auction-felt").is_visible()
+            page.wait_for_timeout(400)
+            assert page.evaluate(OVERLAPS, [["#seats .seat", "#trick .trick-card"],
+                                            ["#seats .seat", "#trick-note"]]) == []
+            n = table_data(page)["n"]
+            choose(page, rng)
+            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

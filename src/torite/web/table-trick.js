@@ -65,7 +65,7 @@ function ownerOf(entry, piles) {
 
 function ownerLabel(pile, seat) {
   const word = T.word(S.last.game, "maps", "piles", pile) || T.t("table.dummy");
-  return seat === undefined || seat === null ? word : word + " · " + seatName(seat, true);
+  return seat === undefined || seat === null ? word : word + " · " + seatName(seat, "short");
 }
 
 // A trick entry is a card text or the view's {seat, card, tags, pile}: its tags (a zombie's) shown.
@@ -80,7 +80,8 @@ function trickCard(entry, seat, pile) {
     box.dataset.owner = pile;
     box.appendChild(el("span", "who", ownerLabel(pile, who)));
   } else if (who !== undefined && who !== null) {
-    box.appendChild(el("span", "who", seatName(who, true)));
+    // the seat's name without its bot's level (the plate says it): a caption short enough to read whole
+    box.appendChild(el("span", "who", seatName(who, "short")));
   }
   if (entry && typeof entry === "object") {
     for (const k of entry.tags || []) {
@@ -96,22 +97,38 @@ function placeCard(node, seat, pile, n) {
   else if (seat !== null && seat !== undefined) node.dataset.angle = String(angleOf(seat, n));
 }
 
-// Each card of the trick in front of the seat that played it, between the plates: as far out
-// as the table allows but never under a plate (the plates hug the table's edge), and never
-// over the opposite card.  Run again whenever the table's height changes (table-fit.js).
+// Each card of the trick in front of the seat that played it: on the line from the table's
+// middle to that seat's plate, as far out as it goes without lying under any plate.  Run again
+// whenever the table's size changes (table-fit.js).
 export function placeTrick() {
   const ring = $("ring");
   const cards = [...$("trick").querySelectorAll(".trick-card[data-angle]")];
   if (!cards.length) return;
-  const h = ring.clientHeight;
-  const plate = Math.max(0, ...[...$("seats").querySelectorAll(".seat:not(.pile-seat)")].map((e) => e.offsetHeight));
-  const card = Math.max(...cards.map((c) => c.offsetHeight));
-  const ry = Math.max(card * 0.55, Math.min(h * (narrow() ? 0.16 : 0.19), h / 2 - plate - card / 2 - 4));
+  const rr = ring.getBoundingClientRect();
+  const cx = rr.width / 2;
+  const cy = rr.height / 2;
+  const plates = [...$("seats").querySelectorAll(".seat")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { e, l: r.left - rr.left - 4, t: r.top - rr.top - 4, r: r.right - rr.left + 4, b: r.bottom - rr.top + 4 };
+  });
   for (const node of cards) {
+    const w = node.offsetWidth / 2;
+    const h = node.offsetHeight / 2;
+    const own = node.dataset.owner
+      ? plates.find((p) => p.e.dataset.pile === node.dataset.owner)
+      : plates.find((p) => p.e.dataset.seat === node.dataset.seat && !p.e.dataset.pile);
     const a = Number(node.dataset.angle);
-    const pile = !!node.dataset.owner;
-    node.style.left = (50 + (pile ? 26 : 15) * Math.cos(a)) + "%";
-    node.style.top = "calc(50% + " + ((pile ? 0.3 : 1) * ry * Math.sin(a)).toFixed(1) + "px)";
+    const vx = own ? (own.l + own.r) / 2 - cx : Math.cos(a) * cx;
+    const vy = own ? (own.t + own.b) / 2 - cy : Math.sin(a) * cy;
+    let x = cx;
+    let y = cy;
+    for (let k = 35; k >= 0; k--) {
+      const px = cx + (k / 50) * vx;
+      const py = cy + (k / 50) * vy;
+      if (!plates.some((p) => px - w < p.r && p.l < px + w && py - h < p.b && p.t < py + h)) { x = px; y = py; break; }
+    }
+    node.style.left = x.toFixed(1) + "px";
+    node.style.top = y.toFixed(1) + "px";
   }
 }
 

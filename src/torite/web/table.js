@@ -241,6 +241,10 @@ export function render(newLines) {
   goal.innerHTML = "";
   T.richText(goal, T.byLang(m.goal) || "", m.game);
   goal.title = goal.textContent;
+  // on a phone the header has no room for it: the table's panel says it
+  const side = $("goal-side");
+  side.innerHTML = "";
+  T.richText(side, T.byLang(m.goal) || "", m.game);
   renderSeats(m);
   renderTrick(m);
   renderPiles(m, act, refusePile);
