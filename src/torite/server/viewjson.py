@@ -15,7 +15,7 @@ from typing import Any
 
 from torite.cards import iter_bits
 from torite.engine.base import Action, Game
-from torite.engine.phases import Contract
+from torite.engine.phases import Bid, Contract
 from torite.present.decision import Decision
 from torite.present.view import Call, PileView, Played, SeatView, TrickView, ViewWords, card_texts, words
 
@@ -47,6 +47,8 @@ def view_json(v: SeatView, words: Mapping[str, ViewWords]) -> dict[str, Any]:
            "facts": by_lang(lambda w: [list(r) for r in w.last_trick])},
         "piles": [pile_json(game, p) for p in v.piles],
         "auction": None if v.auction is None else [call_json(game, c) for c in v.auction],
+        # the phase is a bidding (its forms hold a bid): the bidding so far matters most now
+        "bidding": any(isinstance(t, Bid) for p in game.phases() if p.name == v.phase for t in p.actions),
         "contract": None if v.contract is None else str(v.contract), "trump": v.trump,
         "legal": legal, "decision": None if v.decision is None else decision_json(v.decision, game),
         "reasons": reasons, "roles": by_lang(lambda w: [list(r) for r in w.roles]),

@@ -6,6 +6,7 @@
 import {
   $, S, T, actionReason, buttonName, buttonText, cardReason, el, isMine, rich, send, seatName,
 } from "./table-state.js";
+import { fitTable } from "./table-fit.js";
 
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 const NONE = { singles: {}, named: {}, multis: {}, bids: {}, calls: [], all_calls: [], others: [] };
@@ -176,6 +177,7 @@ export function renderActions() {
 
   // the hand
   hand.innerHTML = "";
+  hand.style.setProperty("--cards", String(Math.max(1, m.hand.length)));
   $("hand-title").classList.toggle("hidden", S.me === null);
   for (const c of m.hand) {
     const b = T.cardNode(c, true);
@@ -278,6 +280,7 @@ export function renderActions() {
   $("btn-hint").classList.toggle("hidden", !(mine && m.legal.length && m.settings && m.settings.hints !== 0));
   $("btn-hint").disabled = S.busy || !!hint;
   restoreFocus(key, hadFocus);
+  fitTable();
 }
 
 function renderHint(hint) {

@@ -2,7 +2,7 @@
 // declarer, your partner… from the game's labels), cards left, tricks, points, whose turn, a gone
 // player's countdown, and for the host a button that hands a gone player's seat to a bot.
 
-import { $, PILE_ANGLE, S, T, el, narrow, pileNames, place, placeAt, send, seatName, signed } from "./table-state.js";
+import { $, PILE_ANGLE, S, T, angleOf, el, pileNames, placeInside, send, seatName, signed } from "./table-state.js";
 
 export function countdown(i) {
   const m = S.last;
@@ -28,7 +28,9 @@ export function renderSeats(m) {
     const s = m.seats[i] || {};
     const d = el("div", "seat");
     d.dataset.seat = String(i);
-    place(d, i, n, 36, narrow() ? 44 : 40);
+    placeInside(d, angleOf(i, n), 49, 49);
+    // a table too short for its oval (a bidding box below it) lists the seats from ourselves on
+    d.style.order = String((i - (S.me === null ? 0 : S.me) + n) % n);
     const gone = s.kind === "human" && !s.connected && !m.over;
     if (i === S.me) d.classList.add("me");
     if (m.to_act.includes(i) && !m.over) d.classList.add("turn");
@@ -36,7 +38,10 @@ export function renderSeats(m) {
     const name = el("div", "name");
     const dot = el("span", "dot" + (s.kind === "bot" || s.connected ? " on" : ""));
     dot.title = T.t(s.kind === "bot" || s.connected ? "table.online" : "table.offline");
-    name.append(dot, seatName(i));
+    // the short form ("Seat 2", without the bot's level) for the list of a table too short for its oval
+    const short = i === S.me ? seatName(i, true) + " (" + T.t("table.you") + ")" : seatName(i, "short");
+    name.append(dot, el("span", "full", seatName(i)), el("span", "short", short));
+    name.title = seatName(i);
     d.appendChild(name);
     const mine = roles[i] || [];
     if (mine.length) {
@@ -92,7 +97,7 @@ export function renderSeats(m) {
     if (!flags.has(p)) continue;
     const d = el("div", "seat pile-seat");
     d.dataset.pile = p;
-    placeAt(d, PILE_ANGLE, 40, 0);
+    placeInside(d, PILE_ANGLE, 49, 0);
     d.appendChild(el("div", "name", T.word(m.game, "maps", "piles", p)));
     box.appendChild(d);
   }

@@ -31,12 +31,11 @@ export function renderStatus(m) {
 }
 
 // The bidding so far: one column a seat, a call under its bidder, a new row whenever the bidding
-// comes round again (as bridge sites write it).  In the felt while nobody has played a card yet
-// this round, beside the table after.
+// comes round again (as bridge sites write it).  Beside the table; on a phone in the felt while
+// the bidding goes on, below it after (the play leaves the felt to the trick and the hand).
 export function renderAuction(m) {
   const list = Array.isArray(m.auction) ? m.auction : [];
-  const early = !((m.trick && m.trick.cards.length) || m.last_trick);
-  // beside the table on a wide screen; on a phone in the felt while it matters (before the first card)
+  const early = !!m.bidding;
   const phone = narrow();
   for (const [id, show] of [["auction-felt", early && phone], ["auction-side", !early || !phone]]) {
     const box = $(id);
@@ -67,6 +66,7 @@ export function renderAuction(m) {
     }
     table.append(thead, tbody);
     box.appendChild(table);
+    box.scrollTop = box.scrollHeight;  // the newest calls
   }
 }
 

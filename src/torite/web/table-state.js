@@ -100,6 +100,16 @@ export function place(node, seat, n, rx, ry) {
   placeAt(node, angleOf(seat, n), rx, ry);
 }
 
+// A seat's plate at the edge of the table, wholly inside it: the plate hangs from its place
+// toward the middle (the bottom one sits on the edge, a side one leans in), so no plate sticks
+// out of the table to cover what lies below it.
+export function placeInside(node, angle, rx, ry) {
+  placeAt(node, angle, rx, ry);
+  const dx = 50 + 50 * Math.cos(angle);
+  const dy = 50 + 50 * Math.sin(angle);
+  node.style.transform = "translate(" + (-dx).toFixed(1) + "%, " + (-dy).toFixed(1) + "%)";
+}
+
 // A pile that owns cards of a trick (Umbridge's dummy) sits in a place of its own: on the side
 // between the seats, east of ourselves.
 export const PILE_ANGLE = 0;

@@ -3,8 +3,7 @@
 // moment with its winner marked, the piles the game shows, and the last trick on demand.
 
 import {
-  $, PILE_ANGLE, S, T, angleOf, buttonName, el, isMine, narrow, pileNames, place, placeAt, reducedMotion, rich,
-  seatName, signed,
+  $, PILE_ANGLE, S, T, angleOf, buttonName, el, isMine, narrow, pileNames, reducedMotion, rich, seatName, signed,
 } from "./table-state.js";
 
 const PAUSES = [0, 0.8, 1.5, 3];   // seconds a finished trick stays on the table
@@ -66,7 +65,7 @@ function ownerOf(entry, piles) {
 
 function ownerLabel(pile, seat) {
   const word = T.word(S.last.game, "maps", "piles", pile) || T.t("table.dummy");
-  return seat === undefined || seat === null ? word : word + " · " + seatName(seat, true);
+  return seat === undefined || seat === null ? word : word + " · " + seatName(seat, "short");
 }
 
 // A trick entry is a card text or the view's {seat, card, tags, pile}: its tags (a zombie's) shown.
@@ -81,7 +80,8 @@ function trickCard(entry, seat, pile) {
     box.dataset.owner = pile;
     box.appendChild(el("span", "who", ownerLabel(pile, who)));
   } else if (who !== undefined && who !== null) {
-    box.appendChild(el("span", "who", seatName(who, true)));
+    // the seat's name without its bot's level (the plate says it): a caption short enough to read whole
+    box.appendChild(el("span", "who", seatName(who, "short")));
   }
   if (entry && typeof entry === "object") {
     for (const k of entry.tags || []) {
@@ -93,9 +93,43 @@ function trickCard(entry, seat, pile) {
 }
 
 function placeCard(node, seat, pile, n) {
-  const ry = narrow() ? 14 : 19;
-  if (pile) placeAt(node, PILE_ANGLE, 24, ry * 0.6);
-  else if (seat !== null && seat !== undefined) place(node, seat, n, 15, ry);
+  if (pile) node.dataset.angle = String(PILE_ANGLE);
+  else if (seat !== null && seat !== undefined) node.dataset.angle = String(angleOf(seat, n));
+}
+
+// Each card of the trick in front of the seat that played it: on the line from the table's
+// middle to that seat's plate, as far out as it goes without lying under any plate.  Run again
+// whenever the table's size changes (table-fit.js).
+export function placeTrick() {
+  const ring = $("ring");
+  const cards = [...$("trick").querySelectorAll(".trick-card[data-angle]")];
+  if (!cards.length) return;
+  const rr = ring.getBoundingClientRect();
+  const cx = rr.width / 2;
+  const cy = rr.height / 2;
+  const plates = [...$("seats").querySelectorAll(".seat")].map((e) => {
+    const r = e.getBoundingClientRect();
+    return { e, l: r.left - rr.left - 4, t: r.top - rr.top - 4, r: r.right - rr.left + 4, b: r.bottom - rr.top + 4 };
+  });
+  for (const node of cards) {
+    const w = node.offsetWidth / 2;
+    const h = node.offsetHeight / 2;
+    const own = node.dataset.owner
+      ? plates.find((p) => p.e.dataset.pile === node.dataset.owner)
+      : plates.find((p) => p.e.dataset.seat === node.dataset.seat && !p.e.dataset.pile);
+    const a = Number(node.dataset.angle);
+    const vx = own ? (own.l + own.r) / 2 - cx : Math.cos(a) * cx;
+    const vy = own ? (own.t + own.b) / 2 - cy : Math.sin(a) * cy;
+    let x = cx;
+    let y = cy;
+    for (let k = 35; k >= 0; k--) {
+      const px = cx + (k / 50) * vx;
+      const py = cy + (k / 50) * vy;
+      if (!plates.some((p) => px - w < p.r && p.l < px + w && py - h < p.b && p.t < py + h)) { x = px; y = py; break; }
+    }
+    node.style.left = x.toFixed(1) + "px";
+    node.style.top = y.toFixed(1) + "px";
+  }
 }
 
 export function renderTrick(m) {
@@ -119,6 +153,7 @@ export function renderTrick(m) {
       if (seat === t.winner && !pile) node.classList.add("winner");
       box.appendChild(node);
     });
+    placeTrick();
     if (Number.isInteger(t.winner)) {
       const shown = m.tricks_score && t.points !== undefined && t.points !== null;
       const pts = shown ? T.t("table.trick_points", { points: signed(t.points) }) : "";
@@ -148,6 +183,7 @@ export function renderTrick(m) {
     if (seat === m.winning && !pile) node.classList.add("winning");
     box.appendChild(node);
   });
+  placeTrick();
   S.liveShown = shown;
   if (Number.isInteger(m.winning) && !m.over) note.appendChild(el("span", "winning-now", T.t("table.winning_now", { who: seatName(m.winning, true) })));
 }
@@ -175,10 +211,19 @@ export function renderPiles(m, act, refuse) {
     const count = Array.isArray(p.cards) ? p.cards.length : p.count;
     d.appendChild(rich("div", "pile-title", label + " (" + count + ")"));
     const row = el("div", "pile-cards");
+    // an empty pile is its title and count only; cards not seen lie stacked, not one by one
+    d.classList.toggle("empty", count === 0);
+    // on a phone a long pile that is only looked at lies fanned, each card's corner in view
+    d.classList.toggle("fan", narrow() && count > 7 && !playsFrom.has(p.name));
     if (Array.isArray(p.cards)) {
-      if (!p.cards.length) row.appendChild(el("span", "muted", T.t("table.empty")));
+      let backs = null;
       for (const c of p.cards) {
-        if (c === null) { row.appendChild(T.cardBack()); continue; }
+        if (c === null) {
+          if (!backs) { backs = el("span", "backs"); row.appendChild(backs); }
+          if (backs.childNodes.length < 6) backs.appendChild(T.cardBack());
+          continue;
+        }
+        backs = null;
         const a = named.get(c);
         const refused = !a && playsFrom.has(p.name);
         const node = T.cardNode(c, !!a || refused);
@@ -200,7 +245,7 @@ export function renderPiles(m, act, refuse) {
       for (let k = 0; k < Math.min(count, 6); k++) backs.appendChild(T.cardBack());
       row.appendChild(backs);
     }
-    d.appendChild(row);
+    if (count) d.appendChild(row);
     box.appendChild(d);
   }
 }

@@ -22,6 +22,7 @@ import { PAUSES, endPause, onPauseEnd, pauseSeconds, renderLastTrick, renderPile
 import { act, askHint, onHandKey, renderActions, renderPrompt, showWhy } from "./table-decide.js";
 import { renderAuction, renderLog, renderSheet, renderStatus } from "./table-side.js";
 import { askTakeOver, openSummary, renderOver, showRules, showSummaries } from "./table-dialogs.js";
+import { fitTable, watchFit } from "./table-fit.js";
 
 const storeKey = "torite.seat." + tableId;
 let ws = null;
@@ -221,7 +222,7 @@ export function noteMoments(lines, full, fresh = full) {
   if (trick) startPause(trick);
 }
 
-onPauseEnd(() => { if (S.last) renderPrompt(); showSummaries(); });
+onPauseEnd(() => { if (S.last) { renderPrompt(); fitTable(); } showSummaries(); });
 
 function refusePile(node, card) {
   node.classList.add("refused");
@@ -259,6 +260,10 @@ export function render(newLines) {
   goal.innerHTML = "";
   T.richText(goal, T.byLang(m.goal) || "", m.game);
   goal.title = goal.textContent;
+  // on a phone the header has no room for it: the table's panel says it
+  const side = $("goal-side");
+  side.innerHTML = "";
+  T.richText(side, T.byLang(m.goal) || "", m.game);
   renderSeats(m);
   renderTrick(m);
   renderPiles(m, act, refusePile);
@@ -370,6 +375,7 @@ function init() {
   const refillPause = setupPause();
   const showSound = setupSound();
   setupMenu();
+  watchFit();
   T.bindSwitch($("lang"), () => {
     // the server sends a state and the whole log in the new language; until it comes, the
     // page's own words switch at once and the table's show in the old language
