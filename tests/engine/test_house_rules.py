@@ -28,6 +28,7 @@ CHANGED: dict[str, dict[str, int]] = {
     "kaedama": {"reversal_points": 3, "most_tricks_bonus": 5},
     "good-cop": {"penalty_points": 3},
     "seconds": {"edition": "2021", "exact3_points": 25},
+    "glapgos": {"bonus_at": 40, "melds_bonus": 150, "tricks_bonus": 80},
 }
 #: per game: a seed and house rules under which the ``normal`` bot's first decision differs from
 #: its decision under the defaults (the bot reads the values it is given)
