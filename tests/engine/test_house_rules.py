@@ -202,3 +202,13 @@ def test_o_sets_a_house_rule_on_the_command_line_and_a_bad_value_names_its_bound
     code = main(["simulate", "hearts", "-o", "queen_points=27", "--rounds", "2"])
     assert code != 0
     assert "queen_points: 27 is above the maximum 26" in capsys.readouterr().err
+
+
+def test_compare_varies_a_house_rule_and_reports_the_bot_that_ignores_it() -> None:
+    from torite.compare import compare
+
+    out = compare("hearts", ["base:", "dear:queen_points=20"], "normal,normal,random,normal", deals=2, skill=None)
+    dear = next(v for v in out["variants"] if v["name"] == "dear")
+    assert dear["changed"] == {"queen_points": 20} and dear["options"]["queen_points"] == 20
+    assert out["per_variant"]["dear"]["ignored"] == {"random": ["queen_points"]}
+    assert any(f.startswith("random ignores queen_points") for f in out["findings"])
