@@ -28,6 +28,9 @@ CHANGED: dict[str, dict[str, int]] = {
     "kaedama": {"reversal_points": 3, "most_tricks_bonus": 5},
     "good-cop": {"penalty_points": 3},
     "seconds": {"edition": "2021", "exact3_points": 25},
+    "glapgos": {"bonus_at": 40, "melds_bonus": 150, "tricks_bonus": 80},
+    "mighty": {"doubling": 3},
+    "umbridge": {"scoring": "chicago", "part_score_bonus": 200},
 }
 #: per game: a seed and house rules under which the ``normal`` bot's first decision differs from
 #: its decision under the defaults (the bot reads the values it is given)
@@ -39,19 +42,25 @@ BOT_CHANGES: dict[str, tuple[int, dict[str, int]]] = {
 }
 
 #: rounds to play where the house rules count only in a later round (Seconds' eighth deal)
-ROUNDS: dict[str, int] = {"seconds": 8}
+ROUNDS: dict[str, int] = {"seconds": 8, "umbridge": 4}
+#: the bots whose play the points test scores, where random play never meets the house rules
+#: (random bidding in Umbridge goes to 7 NT, never a part-score; its normal bot reads none of them)
+PLAYS: dict[str, str] = {"umbridge": "normal"}
 
 HOUSE_GAMES = [g for g in game_ids() if game_class(g).house_rules()]
 
 
-def play_random(game: Game, seed: int, *, max_rounds: int = 1) -> tuple[State, list[tuple[int, str]]]:
-    """A seeded game of random moves, with the actions made (as text)."""
+def play_random(game: Game, seed: int, *, max_rounds: int = 1,
+                bot: str = "random") -> tuple[State, list[tuple[int, str]]]:
+    """A seeded game of random moves (or of ``bot``), with the actions made (as text)."""
     state = game.new_state(seed, max_rounds=max_rounds)
     rng = random.Random(seed)
+    bots = [make_bot(bot, game, s, random.Random(seed + s)) for s in range(game.num_players)]
     actions: list[tuple[int, str]] = []
     while not state.is_over():
         seat = rng.choice(state.to_act())
-        action = rng.choice(state.legal_actions(seat))
+        legal = state.legal_actions(seat)
+        action = rng.choice(legal) if bot == "random" else bots[seat].act(state.observation(seat), legal)
         actions.append((seat, game.action_text(action)))
         state.apply(seat, action)
     return state, actions
@@ -64,7 +73,9 @@ def replay_actions(game: Game, seed: int, actions: list[tuple[int, str]], *, max
     return state
 
 
-def test_every_game_with_house_rules_is_tested_here() -> None:
+def test_every_shipped_game_declares_house_rules_and_each_is_tested_here() -> None:
+    shipped = [g for g in game_ids() if game_class(g).__module__.startswith("torite.games.")]
+    assert set(shipped) <= set(HOUSE_GAMES), f"no house rules: {sorted(set(shipped) - set(HOUSE_GAMES))}"
     assert set(HOUSE_GAMES) <= set(CHANGED), f"untested house rules: {sorted(set(HOUSE_GAMES) - set(CHANGED))}"
 
 
@@ -98,7 +109,7 @@ def test_a_changed_house_rule_changes_the_points_of_the_same_play(game_id: str) 
     differ = 0
     rounds = ROUNDS.get(game_id, 1)
     for seed in range(6):
-        base, actions = play_random(plain, seed, max_rounds=rounds)
+        base, actions = play_random(plain, seed, max_rounds=rounds, bot=PLAYS.get(game_id, "random"))
         changed = replay_actions(house, seed, actions, max_rounds=rounds)
         assert changed.is_over()
         differ += changed.result().round_scores != base.result().round_scores
@@ -191,3 +202,13 @@ def test_o_sets_a_house_rule_on_the_command_line_and_a_bad_value_names_its_bound
     code = main(["simulate", "hearts", "-o", "queen_points=27", "--rounds", "2"])
     assert code != 0
     assert "queen_points: 27 is above the maximum 26" in capsys.readouterr().err
+
+
+def test_compare_varies_a_house_rule_and_reports_the_bot_that_ignores_it() -> None:
+    from torite.compare import compare
+
+    out = compare("hearts", ["base:", "dear:queen_points=20"], "normal,normal,random,normal", deals=2, skill=None)
+    dear = next(v for v in out["variants"] if v["name"] == "dear")
+    assert dear["changed"] == {"queen_points": 20} and dear["options"]["queen_points"] == 20
+    assert out["per_variant"]["dear"]["ignored"] == {"random": ["queen_points"]}
+    assert any(f.startswith("random ignores queen_points") for f in out["findings"])

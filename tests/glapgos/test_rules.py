@@ -96,7 +96,8 @@ def test_the_options_are_checked() -> None:
         Glapgos({"meld_values": "faces"})
     with pytest.raises(OptionError):
         Glapgos({"target": 0})
-    assert make_game("glapgos").options == {"meld_values": "pips", "target": 500}
+    assert make_game("glapgos").options == {"meld_values": "pips", "target": 500, "bonus_at": 100, "melds_bonus": 100,
+                                            "tricks_bonus": 50, "playoff_bonus": 30}
 
 
 # --------------------------------------------------------------------------- the auction

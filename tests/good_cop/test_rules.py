@@ -43,7 +43,8 @@ def test_the_game_is_registered_for_four_players_with_54_cards_13_each() -> None
 
 
 def test_options_have_the_pages_defaults_and_ranges_and_bad_values_are_refused() -> None:
-    assert dict(make_game("good-cop").options) == {"joker": "trump", "lone_factor": 3, "deals": 4}
+    assert dict(make_game("good-cop").options) == {"joker": "trump", "lone_factor": 3, "deals": 4,
+                                                   "penalty_points": 1}
     assert make_game("good-cop", {"joker": "wild", "lone_factor": 1, "deals": 100}).options["deals"] == 100
     for bad in ({"joker": "tame"}, {"lone_factor": 0}, {"lone_factor": 11}, {"deals": 0}, {"deals": 101},
                 {"trump": "H"}):

@@ -351,7 +351,7 @@ def test_the_rules_pages_cover_every_option_and_ruling(page: str) -> None:
     from importlib.resources import files
 
     text = files("torite.games.kaedama").joinpath(page).read_text(encoding="utf-8")
-    for spec in Kaedama.OPTIONS:
-        assert f"`{spec.name}`" in text
+    for spec in Kaedama.OPTIONS:  # the house rules: in the section the page is given (pages.rules_page)
+        assert f"`{spec.name}`" in text or spec.house
     for ruling in ("S1", "L1", "L2", "B1", "D1", "K1", "K2", "K3", "K4", "K5", "K6"):
         assert ruling in text

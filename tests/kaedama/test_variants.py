@@ -36,7 +36,8 @@ def visible_text(st: KaedamaState, seat: int | None) -> str:
 # ------------------------------------------------------------------ options
 def test_defaults() -> None:
     assert Kaedama().options == {"blind": False, "double": False, "reverse": False, "rounds": 6,
-                                 "trump_card": "shuffle"}
+                                 "trump_card": "shuffle", "reversal_points": 2, "most_tricks_bonus": 3,
+                                 "most_reversals_bonus": 2}
 
 
 @pytest.mark.parametrize("options", [

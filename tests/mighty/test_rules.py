@@ -48,7 +48,8 @@ def test_options_have_the_pages_defaults_and_bad_values_are_refused() -> None:
     assert dict(make_game("mighty").options) == {
         "deals": 10, "deal_miss": "no_points", "opener": "dealer", "all_pass": "redeal", "nt_min12": False,
         "discards_count": True, "joker_first_trick": "no_power", "joker_last_trick": "no_power",
-        "joker_call_first_trick": False, "lone_share": 4, "score_formula": "pagat", "mighty_when_spades": "DA"}
+        "joker_call_first_trick": False, "lone_share": 4, "score_formula": "pagat", "mighty_when_spades": "DA",
+        "doubling": 2}
     for bad in ({"deals": 0}, {"deal_miss": "never"}, {"lone_share": 3}, {"score_formula": "P"},
                 {"joker_last_trick": "maybe"}, {"trump": "H"}):
         with pytest.raises(OptionError):

@@ -92,7 +92,8 @@ def test_bad_options_raise_option_error(options: dict[str, object]) -> None:
 def test_options_accept_their_text_forms() -> None:
     game = make_game(players="2", survival="yes", open_graveyard="on", zombie_doubles="trick", target="50")
     assert game.options == {"players": 2, "survival": True, "open_graveyard": True,
-                            "zombie_doubles": "trick", "target": 50}
+                            "zombie_doubles": "trick", "target": 50, "club_points": -2, "survivor_points": 2,
+                            "joker_points": 5}
     assert game.num_players == 2
 
 

@@ -423,3 +423,32 @@ def test_the_glossary_lists_and_contracts_read_as_the_servers_labels(server: str
             js = page.evaluate("([l, d, s]) => window.Torite.contractText(l, d, 'mighty', s)", [level, denom, spoken])
             assert js == lab.contract_text(level, denom, spoken=spoken), (lang, level, denom, spoken)
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_lobby_offers_the_house_rules_folded_under_their_heading_in_the_players_language(
+        server: str, browser: Browser) -> None:
+    """Hearts' house rules (issue 38.2) sit in the lobby's "House rules" box, apart from its
+    options, with their words and bounds in the player's language; a table made with one
+    carries it (its record's options)."""
+    page = new_page(browser, lang="ja")
+    page.goto(server + "/")
+    page.wait_for_selector("#seat-2")
+    page.select_option("#game", "hearts")
+    page.wait_for_selector("#house-rules")
+    assert page.inner_text("#house-rules summary") == "ハウスルール"
+    assert page.locator("#house-rules #opt-queen_points").count() == 1
+    assert page.locator("#house-rules #opt-target").count() == 0  # an option, not a house rule
+    assert not page.is_visible("#opt-queen_points")  # folded until opened
+    page.click("#house-rules summary")
+    assert page.is_visible("#opt-queen_points")
+    assert page.inner_text("label[for='opt-queen_points']") == "スペードのクイーンの点"
+    assert page.get_attribute("#opt-queen_points", "max") == "26"
+    page.select_option("#lang", "ko")
+    page.wait_for_function("() => document.querySelector('#house-rules summary').textContent === '하우스 규칙'")
+    assert page.text_content("label[for='opt-heart_points']") == "하트 점수"
+    seats = [{"kind": "human"}, *[{"kind": "bot", "level": "normal"}] * 3]
+    new_table(page, server, "hearts", seats, {"queen_points": 20})
+    r = page.request.post(f"{server}/api/tables", data={"game": "hearts", "options": {"queen_points": 27},
+                                                         "seats": seats})
+    assert r.status == 400 and "above the maximum 26" in r.text()
+    assert not page.errors  # type: ignore[attr-defined]

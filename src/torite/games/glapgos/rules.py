@@ -28,7 +28,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import card_str, iter_bits
-from torite.engine.base import Action, Bounds, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionSpec, Refusal, house_rule
 from torite.engine.kit import (
     CARD,
     CARD_TEXTS,
@@ -98,16 +98,18 @@ def odd_trick_points(tricks: list[int] | tuple[int, ...]) -> list[int]:
     return [10 + t if t % 2 else 0 for t in tricks]
 
 
-def bonus_due(points: list[int] | tuple[int, ...], phase: int, given: bool) -> list[int]:
+def bonus_due(points: list[int] | tuple[int, ...], phase: int, given: bool,
+              bonus: Mapping[int, int] = BONUS, at: int = BONUS_AT) -> list[int]:
     """The 100 bonus at the end of ``phase`` (ruling G7): to the one player whose score for the
     deal (``points``, the phases so far) has reached 100 while the other's has not, unless a
-    bonus was given this deal already."""
+    bonus was given this deal already.  ``bonus`` and ``at``: the house rules' (by default the
+    rules' 100, 50 and 30 at 100)."""
     out = [0, 0]
     if given:
         return out
-    reached = [p >= BONUS_AT for p in points]
+    reached = [p >= at for p in points]
     if reached[0] != reached[1]:
-        out[0 if reached[0] else 1] = BONUS[phase]
+        out[0 if reached[0] else 1] = bonus[phase]
     return out
 
 
@@ -160,6 +162,10 @@ class Glapgos(TrickGame):
                    "at the low end of a run), or 1 point a card", choices=("pips", "cards")),
         OptionSpec("target", 500, "the game ends after the deal in which a total reaches this",
                    minimum=1, maximum=100000),
+        house_rule("bonus_at", 100, "the deal's score that earns the bonus", 1, 300),
+        house_rule("melds_bonus", 100, "the bonus when it is earned after the melds", 0, 300),
+        house_rule("tricks_bonus", 50, "the bonus when it is earned after the tricks", 0, 300),
+        house_rule("playoff_bonus", 30, "the bonus when it is earned after the play-off", 0, 300),
     )
     PLAYERS = NUM_PLAYERS
     STAT_KEYS = ("meld_points", "trick_points", "playoff_points", "bonus", "bid_ties", "melds", "playoff_passes")
@@ -214,7 +220,13 @@ class Glapgos(TrickGame):
         Decisions: 13 auction turns of two bids and a take, 26 cards in tricks, and in the
         play-off at most 26 plays (one card or more each), each answered by at most one pass."""
         melds = 13 if self.options["meld_values"] == "cards" else 4 * 11 + 9 * 10
-        return Bounds((0, melds + 23 + 23 + 100), 13 * 3 + 26 + 2 * 26)
+        return Bounds((0, melds + 23 + 23 + max(self.bonus.values())), 13 * 3 + 26 + 2 * 26)
+
+    @property
+    def bonus(self) -> dict[int, int]:
+        """The bonus by phase under the house rules (1 melds 100, 2 tricks 50, 3 play-off 30)."""
+        o = self.options
+        return {1: o["melds_bonus"], 2: o["tricks_bonus"], 3: o["playoff_bonus"]}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled: a designer's subclass may change a rule
@@ -347,7 +359,8 @@ class GlapgosState(TrickState[Glapgos]):
         self.leader = self.turn = (self.dealer + 1) % NUM_PLAYERS  # ruling G5
 
     def _bonus(self, phase: int) -> None:
-        got = bonus_due(self.round_points, phase, self.bonus_seat >= 0)
+        game = self.game
+        got = bonus_due(self.round_points, phase, self.bonus_seat >= 0, game.bonus, game.options["bonus_at"])
         for s in range(NUM_PLAYERS):
             if got[s]:
                 self.bonus_seat = s

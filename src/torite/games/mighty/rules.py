@@ -29,7 +29,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, parse_card
-from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal, house_rule
 from torite.engine.kit import (
     BOOL,
     CARD,
@@ -131,6 +131,7 @@ class Mighty(TrickGame):
                    "P-M+1", choices=("pagat", "P-10", "P-M", "P-M+1")),
         OptionSpec("mighty_when_spades", "DA", "the Mighty when spades are trump: the ace of diamonds or "
                    "of clubs", choices=("DA", "CA")),
+        house_rule("doubling", 2, "what each doubling (no-trump, no friend, run, back run) multiplies S by", 1, 4),
     )
     PLAYERS = NUM_PLAYERS
     DECK = tuple(range(53))
@@ -194,7 +195,7 @@ class Mighty(TrickGame):
         made = max(base_amount(b, p, opts["score_formula"]) for b in range(low, MAX_BID + 1)
                    for p in range(b, 21))
         failed = MAX_BID  # a contract of 20 without a point
-        share, factor = opts["lone_share"], 8
+        share, factor = opts["lone_share"], opts["doubling"] ** 3
         best = factor * max(share * made, failed)
         worst = -factor * max(share * failed, made)
         restart = 5 if opts["all_pass"] == "min12" else 0
@@ -588,7 +589,8 @@ class MightyState(TrickState[Mighty]):
         made = party >= number
         base = base_amount(number, party, opts["score_formula"])
         mults = multipliers(number, party, denom == NT, self.friend_call == NO_FRIEND)
-        amount = base * 2 ** len(mults)
+        factor = opts["doubling"] ** len(mults)  # the house rule ``doubling``: 2
+        amount = base * factor
         pay = payments(self.n, self.president, self.friend, amount, made, opts["lone_share"])
         for s in range(self.n):
             self.round_points[s] += pay[s]
@@ -619,7 +621,7 @@ class MightyState(TrickState[Mighty]):
                             adds=False))
         return {"president": self.president, "friend": side[1] if len(side) > 1 else None,
                 "contract": str(self.contract), "party_points": party, "made": made, "base": base,
-                "multipliers": mults, "factor": 2 ** len(mults), "amount": amount, "discard_points": discard_points,
+                "multipliers": mults, "factor": factor, "amount": amount, "discard_points": discard_points,
                 "discards_count": opts["discards_count"],
                 "party_taken": sum(self.points_taken[s] for s in side),
                 "alone": len(side) == 1, "fake": fake,

@@ -22,7 +22,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits
-from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal
+from torite.engine.base import Action, Bounds, OptionConflict, OptionSpec, Refusal, house_rule
 from torite.engine.kit import (
     BOOL,
     BOOLS,
@@ -111,6 +111,9 @@ class Umbridge(TrickGame):
         OptionSpec("honours", False, "score honours held in a player's hand (rubber scoring only)"),
         OptionSpec("deals", 12, "a rubber still unfinished after this many deals stops and is scored "
                    "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
+        house_rule("rubber_two_nil", 700, "the rubber bonus for winning 2 games to 0", 0, 2000),
+        house_rule("rubber_two_one", 500, "the rubber bonus for winning 2 games to 1", 0, 2000),
+        house_rule("part_score_bonus", 50, "Chicago: the bonus of a made part-score", 0, 500),
     )
     PLAYERS = 2
     STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws",
@@ -178,7 +181,9 @@ class Umbridge(TrickGame):
         double and a redouble after each of those, 2 passes before a contract and one after it
         for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
         most 13 discards (each is drawn back from the bridge); 39 cards."""
-        return Bounds((0, best_payment(self.options["scoring"] == CHICAGO, self.options["honours"])),
+        o = self.options
+        rubber = max(o["rubber_two_nil"], o["rubber_two_one"])
+        return Bounds((0, best_payment(o["scoring"] == CHICAGO, o["honours"], rubber, o["part_score_bonus"])),
                       2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
 
     def _check_options(self) -> None:
@@ -589,7 +594,7 @@ class UmbridgeState(TrickState[Umbridge]):
         bonus = [0, 0]
         game_won = None
         if self.chicago:
-            bonus[declarer] = chicago_bonus(cs, vul[declarer])
+            bonus[declarer] = chicago_bonus(cs, vul[declarer], self.game.options["part_score_bonus"])
         else:
             below = [*self.below[-1]]
             below[declarer] += cs.below
@@ -602,7 +607,8 @@ class UmbridgeState(TrickState[Umbridge]):
                 self.below = [*self.below, [0, 0]]  # a new game starts afresh (§8.2)
             self.games = games
             if max(games) >= 2:
-                bonus = rubber_bonus(games)
+                o = self.game.options
+                bonus = rubber_bonus(games, o["rubber_two_nil"], o["rubber_two_one"])
         for s in range(2):
             above[s] += honours[s] + bonus[s]
             points[s] += honours[s] + bonus[s]

@@ -94,14 +94,14 @@ def contract_score(level: int, denom: str, doubled: int, vulnerable: bool, trick
                          insult=insult_points(doubled), slam=slam_points(level, vulnerable))
 
 
-def chicago_bonus(score: ContractScore, vulnerable: bool) -> int:
+def chicago_bonus(score: ContractScore, vulnerable: bool, part_score: int = 50) -> int:
     """Chicago (§8.8): a made game contract (100 or more below the line) 300 / 500 vulnerable,
-    a made part-score 50; nothing for a contract that went down."""
+    a made part-score 50 (``part_score``: the house rule's); nothing for a contract that went down."""
     if not score.made:
         return 0
     if score.below >= GAME:
         return 500 if vulnerable else 300
-    return 50
+    return part_score
 
 
 def chicago_vulnerable(deal: int, dealer: int, seats: int = 2) -> list[bool]:
@@ -125,13 +125,13 @@ def honours_points(hand: int, trump: int) -> int:
     return 150 if held == 5 else 100 if held == 4 else 0
 
 
-def rubber_bonus(games: Sequence[int]) -> list[int]:
+def rubber_bonus(games: Sequence[int], two_nil: int = 700, two_one: int = 500) -> list[int]:
     """The rubber bonus (§8.7) to the player who won two games: 700 two games to none, 500 two
-    to one."""
+    to one (the house rules' ``two_nil`` and ``two_one``)."""
     out = [0] * len(games)
     for s, g in enumerate(games):
         if g >= 2:
-            out[s] = 700 if all(x == 0 for i, x in enumerate(games) if i != s) else 500
+            out[s] = two_nil if all(x == 0 for i, x in enumerate(games) if i != s) else two_one
     return out
 
 
@@ -147,9 +147,10 @@ __all__ = ["DENOMS", "GAME", "NT", "ContractScore", "chicago_bonus", "chicago_vu
 
 
 @cache
-def best_payment(chicago: bool, honours: bool) -> int:
+def best_payment(chicago: bool, honours: bool, rubber: int = 700, part_score: int = 50) -> int:
     """The most one Umbridge deal can pay one player, over every contract, doubling,
-    vulnerability and result (what ``Umbridge.bounds`` declares)."""
+    vulnerability and result (what ``Umbridge.bounds`` declares), for a greatest rubber bonus
+    ``rubber`` and a Chicago part-score bonus ``part_score`` (the house rules')."""
     declarer = defender = 0
     for level in range(1, 8):
         for denom in DENOMS:
@@ -157,7 +158,7 @@ def best_payment(chicago: bool, honours: bool) -> int:
                 for vul in (False, True):
                     for tricks in range(14):
                         cs = contract_score(level, denom, doubled, vul, tricks)
-                        end = chicago_bonus(cs, vul) if chicago else max(rubber_bonus([2, 0])[0], 300 + 100)
+                        end = chicago_bonus(cs, vul, part_score) if chicago else max(rubber, 300 + 100)
                         declarer = max(declarer, cs.below + cs.declarer_above + (end if cs.made else 0))
                         defender = max(defender, cs.defender_above + (0 if chicago else 300 + 100))
     return max(declarer, defender) + (150 if honours else 0)
