@@ -38,7 +38,7 @@ def test_every_legal_action_has_an_id_that_names_it_back(game_id: str) -> None:
             legal = state.legal_actions(seat)
             ids = [sp.actions.index(a, legal) for a in legal]
             assert len(set(ids)) == len(ids)
-            assert [sp.actions.action(i, legal) for i in ids] == legal
+            assert [sp.actions.action(i, legal) for i in ids] == list(legal)
             mask = sp.actions.mask(legal)
             assert mask.sum() == len(legal) and all(mask[i] == 1 for i in ids)
 
