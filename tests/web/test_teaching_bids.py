@@ -194,7 +194,7 @@ def test_the_lobby_explains_the_bot_levels_in_order_of_strength_and_the_sheet_ke
     levels = page.eval_on_selector_all("#bots-help dt", "els => els.map(e => e.textContent)")
     assert levels[:5] == ["random", "easy", "normal", "hard", "expert"]
     helps = page.eval_on_selector_all("#bots-help dd", "els => els.map(e => e.textContent)")
-    assert "0.7 s" in helps[3] and "2–4 s" in helps[4] and "Monte Carlo" in " ".join(helps[5:])
+    assert "0.1 s" in helps[3] and "about 1 s" in helps[4] and "Monte Carlo" in " ".join(helps[5:])
     options = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")
     assert [o for o in options if o.startswith("bot:")][:5] == ["bot:random", "bot:easy", "bot:normal", "bot:hard",
                                                                  "bot:expert"]

@@ -462,13 +462,13 @@ class PIMCBot(SearchBot):
 
 # --------------------------------------------------------------------------- levels
 #: Budgets per level, all counted (see "Budgets" in the module docstring): no level reads the
-#: clock.  Tuned with ``benchmarks/bench_levels.py`` on the 2-core session machine, compiled:
+#: clock.  Tuned with ``benchmarks/bench_decisions.py`` on the 2-core session machine, compiled:
 #: CPU seconds a decision at p99 over every game, ``hard`` <= 0.2 and ``expert`` <= 1 (issue 37).
 LEVELS: dict[str, dict[str, Any]] = {
     "ismcts": {"cls": ISMCTSBot, "iterations": 100_000, "work": 50_000},
     "pimc": {"cls": PIMCBot, "iterations": 100_000, "work": 50_000, "worlds": 20},
     "hard": {"cls": ISMCTSBot, "iterations": 100_000, "work": 50_000},
-    "expert": {"cls": ISMCTSBot, "iterations": 1_000_000, "work": 350_000},
+    "expert": {"cls": ISMCTSBot, "iterations": 1_000_000, "work": 280_000},
 }
 
 #: The web table's wall-clock safety cap on a search bot's decision, seconds: five times the
