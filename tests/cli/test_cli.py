@@ -23,9 +23,12 @@ def test_games_lists_ids_options_and_defaults(capsys: pytest.CaptureFixture[str]
     code, out, _ = run(capsys, "games", "--json")
     assert code == 0
     games = {g["id"]: g for g in json.loads(out)}
-    opts = {o["name"]: o["default"] for o in games["trick-of-the-dead"]["options"]}
+    opts = {o["name"]: o["default"] for o in games["trick-of-the-dead"]["options"] if not o.get("house")}
     assert opts == {"players": 3, "survival": False, "open_graveyard": False,
                     "zombie_doubles": "diamonds", "target": 100}
+    house = {o["name"]: (o["default"], o["minimum"], o["maximum"]) for o in games["trick-of-the-dead"]["options"]
+             if o.get("house")}
+    assert house["club_points"][0] == -2 and house["joker_points"][0] == 5 and house["survivor_points"][0] == 2
 
 
 def test_simulate_json_has_the_documented_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ QUOTED = [
     ROOT / "tests" / "example_game" / "rules.py",
     ROOT / "tests" / "conftest.py",
     ROOT / "src" / "torite" / "games" / "trick_of_the_dead" / "rules.py",
+    ROOT / "src" / "torite" / "games" / "hearts" / "rules.py",  # the house rules' example
     ROOT / "src" / "torite" / "engine" / "registry.py",
     ROOT / "tests" / "outside" / "house.py",  # the house-rules subclass of "A game of your own"
 ]
