@@ -148,6 +148,7 @@ class Replay:
         if viewer == OPEN:
             obs = st.observation(None)
             obs["hands"] = [st.observation(s)["hand"] for s in range(self.game.num_players)]
+            obs |= st.open_piles()  # the piles too: the kitty, the discards
             return obs
         assert viewer is None or isinstance(viewer, int)
         return st.observation(viewer)

@@ -54,3 +54,30 @@ def test_events_are_told_in_words() -> None:
     lines = [lab.event_text(e) for e in state.events if e.visible_to(None)]
     assert "seat 1 bids 2♠" in lines and "seat 1 plays the ♥3 from the dummy" in lines
     assert "nobody took umbrage" in lines and any(x.startswith("the dummy is turned face up") for x in lines)
+
+
+def test_a_refused_dummy_card_says_the_dummy_holds_the_suit_led() -> None:
+    """The dummy's card is chosen by a player who may hold no card of the suit led: the reason
+    names the dummy as the holder, in every language (not "you hold")."""
+    import random
+
+    from torite.engine import make_game
+    from torite.present.view import view, words
+    game = make_game("umbridge", {"deals": 1})
+    rng = random.Random(1)
+    seen = 0
+    for seed in range(6):
+        st = game.new_state(seed)
+        while not st.is_over() and seen < 40:
+            seat = st.to_act()[0]
+            v = view(st, seat)
+            if v.phase == "dummy":
+                for why in v.refused_cards.values():
+                    assert why.rule == "dummy_follow" and why.data == {"suit": v.trick.led}
+                    seen += 1
+                if v.refused_cards:
+                    said = {lang: words(v, lang).labels.text(next(iter(words(v, lang).refused_cards.values())))
+                            for lang in ("en", "ja", "ko")}
+                    assert "dummy holds" in said["en"] and "ダミー" in said["ja"] and "더미" in said["ko"], said
+            st.apply(seat, rng.choice(st.legal_actions(seat)))
+    assert seen

@@ -341,7 +341,7 @@ def test_only_the_controller_may_play_the_dummy_and_only_the_dummy_s_cards() -> 
     for bad in ((0, "play 3H"), (1, "play AH"), (1, "play KC")):  # not its turn; a hand card; must follow
         with pytest.raises(IllegalAction):
             state.apply(bad[0], Action.parse(bad[1]))
-    assert why(state, "play KC") == "follow"
+    assert why(state, "play KC") == "dummy_follow"  # the dummy holds the suit led
 
 
 def test_a_trump_beats_the_suit_led_and_the_declarer_needs_six_plus_the_level() -> None:

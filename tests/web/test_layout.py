@@ -239,3 +239,37 @@ def test_on_a_phone_no_plate_covers_the_trick_and_the_bidding_leaves_the_felt_fo
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         page.context.close()
+
+
+def test_the_lobby_names_every_bot_in_japanese_and_korean(server: str, browser: Browser) -> None:
+    for lang, locale in (("ja", "ja-JP"), ("ko", "ko-KR")):
+        ctx = browser.new_context(locale=locale, bypass_csp=True)
+        page = ctx.new_page()
+        page.add_init_script(f"localStorage.setItem('torite.lang', '{lang}')")
+        page.goto(server + "/")
+        page.wait_for_selector("#seat-1 option[value='bot:pimc']", state="attached")
+        shown = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.textContent)")
+        assert not [s for s in shown if "ismcts" in s or "pimc" in s], shown
+        assert any("ISMCTS" in s for s in shown) and any("PIMC" in s for s in shown), shown
+        ctx.close()
+
+
+def test_seconds_names_each_seats_compass_place_on_its_plate(server: str, browser: Browser) -> None:
+    """The status names the seats North, East, South, West: each plate says which it is, so the
+    words agree with where the seats are drawn."""
+    page = open_table(browser, server, "seconds", WIDE, SEED)
+    try:
+        wait_decision(page)
+        m = page.evaluate("() => window.__torite.state()")
+        for word in ("North", "East", "South", "West"):
+            plates = page.locator(f"#seats .seat .chip.role[data-role='{word}']")
+            assert plates.count() == 1, word
+        seats_row = next(v for k, v, _ in m["status"]["en"] if k == "seats")
+        text = "".join(p if isinstance(p, str) else "" for p in seats_row) if isinstance(seats_row, list) else seats_row
+        for word in ("North", "East", "South", "West"):
+            holder = page.locator(f"#seats .seat:has(.chip.role[data-role='{word}'])").get_attribute("data-seat")
+            name = "Ann" if holder == "0" else f"seat {holder}"
+            assert f"{word} {name}" in text, (word, name, text)
+        assert not page.errors  # type: ignore[attr-defined]
+    finally:
+        page.context.close()

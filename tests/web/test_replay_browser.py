@@ -109,6 +109,7 @@ def expected(state: Any, key: int | None) -> dict[str, Any]:
     if key is None:
         obs = state.observation(None)
         obs["hands"] = [state.observation(s)["hand"] for s in range(state.game.num_players)]
+        obs |= state.open_piles()  # every pile open too
     return declared(view_json(view(state, key, obs=obs), {}))
 
 
@@ -233,3 +234,33 @@ def test_a_table_in_play_is_replayed_only_as_a_spectator_sees_it(page: Page, ser
         assert m["hand"] == [] and all(f["open_hand"] is None for f in m["facts"])
     r = page.request.get(f"{server}/api/tables/{t['id']}/replay/suggest?step=0&seat=0")
     assert r.status == 409
+
+
+def test_a_replay_shows_no_connection_state_and_every_hand_open_opens_every_pile(
+        page: Page, server: str, tmp_path: Path) -> None:
+    """A record's seats are people who are not here now: none is drawn gone, none offers a bot
+    in its place; with every hand open Mighty's kitty and the president's discards lie face up
+    too (a seat's view keeps them hidden)."""
+    rec = short_record("mighty", 3)
+    path = tmp_path / "mighty.json"
+    path.write_text(json.dumps(rec.to_json()), encoding="utf-8")
+    open_file(page, server, path)
+    page.wait_for_function("() => window.__torite.replay().steps > 0 && !window.__torite.replay().loading")
+    rp = Replay(rec)
+    discarded = next(k for k in range(rp.steps + 1) if len(rp.observation(k, "open").get("discards") or []) == 3)
+    for step, piles in ((0, {"kitty": 3}), (discarded, {"discards": 3})):
+        page.evaluate("(k) => window.__torite.goto(k, 'open')", step)
+        page.wait_for_function(f"() => window.__torite.replay().step === {step} && !window.__torite.replay().loading")
+        assert page.locator("#seats .seat.gone, #seats [data-stand-in]").count() == 0
+        assert "gone" not in page.inner_text("#seats")
+        assert page.locator("#seats .dot:visible").count() == 0
+        for name, count in piles.items():
+            cards = page.eval_on_selector_all(f"#piles .pile[data-pile='{name}'] .card",
+                                              "els => els.map(e => e.dataset.card)")
+            assert len(cards) == count and all(cards), (name, cards)
+        assert page.locator("#piles .card.back").count() == 0
+    # a seat's eyes: the kitty face down again, the discards only to the president
+    page.evaluate("(k) => window.__torite.goto(k, 1)", 0)
+    page.wait_for_function("() => window.__torite.replay().step === 0 && !window.__torite.replay().loading"
+                           " && window.__torite.replay().viewer === 1")
+    assert page.locator("#piles .pile[data-pile='kitty'] .card.back").count() > 0

@@ -396,6 +396,12 @@ class State(ABC):
         """An independent copy; its future chance is drawn from ``rng`` if given, else from a
         copy of this state's generator."""
 
+    def open_piles(self) -> dict[str, list[str]]:
+        """Every pile the game declares with all its cards face up (name -> cards, as the
+        observation lists a seen pile): a finished game's replay with every hand open lays the
+        piles open too (the kitty, the discards).  Empty where the game declares no pile."""
+        return {}
+
     def determinize(self, seat: int, rng: random.Random) -> State:
         """A full state consistent with everything ``seat`` knows, hidden cards resampled
         (and future chance drawn from ``rng``, not from this state's generator)."""

@@ -105,11 +105,11 @@ export function renderPrompt() {
   const kindName = (kind) => T.actionLabel(m.game, kind);
   const why = mine ? T.byLang(m.prompt) : undefined;
   let text;
-  if (mine && S.selection && multis.has(S.selection.kind)) {
+  // the game's own prompt says what to choose: a generic line after it would say it twice
+  if (mine && S.selection && multis.has(S.selection.kind) && !why) {
     const g = multis.get(S.selection.kind);
     text = g.sizes.size > 1 ? T.t("table.select_cards", { kind: kindName(S.selection.kind) })
       : T.t("table.select_n", { n: g.count, kind: kindName(S.selection.kind) });
-    if (why) prompt.appendChild(rich("span", "why", why));
   } else if (mine && why) text = why;
   else if (mine && singles.size) text = T.t("table.your_turn_play");
   else if (mine && m.legal.length) text = T.t("table.choose_kind", { kind: kindName(m.legal[0].kind) });

@@ -2,7 +2,7 @@
 // declarer, your partner… from the game's labels), cards left, tricks, points, whose turn, a gone
 // player's countdown, and for the host a button that hands a gone player's seat to a bot.
 
-import { $, PILE_ANGLE, S, T, angleOf, el, pileNames, placeInside, send, seatName, signed } from "./table-state.js";
+import { $, PILE_ANGLE, REPLAY, S, T, angleOf, el, pileNames, placeInside, send, seatName, signed } from "./table-state.js";
 
 export function countdown(i) {
   const m = S.last;
@@ -14,7 +14,7 @@ export function countdown(i) {
 // Whether we may hand a gone player's seat to a bot: the table's host, or anyone seated at a
 // table without one.
 function mayStandIn(m) {
-  if (S.me === null || m.over) return false;
+  if (REPLAY || S.me === null || m.over) return false;
   const hosts = m.seats.filter((s) => s.host);
   return !hosts.length || (m.seats[S.me] && m.seats[S.me].host);
 }
@@ -31,13 +31,15 @@ export function renderSeats(m) {
     placeInside(d, angleOf(i, n), 49, 49);
     // a table too short for its oval (a bidding box below it) lists the seats from ourselves on
     d.style.order = String((i - (S.me === null ? 0 : S.me) + n) % n);
-    const gone = s.kind === "human" && !s.connected && !m.over;
+    // a replay shows the game, not who is connected now: nobody is gone, away or counted down
+    const gone = !REPLAY && s.kind === "human" && !s.connected && !m.over;
     if (i === S.me) d.classList.add("me");
     if (m.to_act.includes(i) && !m.over) d.classList.add("turn");
     if (gone) d.classList.add("gone");
     const name = el("div", "name");
     const dot = el("span", "dot" + (s.kind === "bot" || s.connected ? " on" : ""));
     dot.title = T.t(s.kind === "bot" || s.connected ? "table.online" : "table.offline");
+    if (REPLAY) dot.classList.add("hidden");
     // the short form ("Seat 2", without the bot's level) for the list of a table too short for its oval
     const short = i === S.me ? seatName(i, true) + " (" + T.t("table.you") + ")" : seatName(i, "short");
     name.append(dot, el("span", "full", seatName(i)), el("span", "short", short));
@@ -73,9 +75,9 @@ export function renderSeats(m) {
     }
     const tags = [];
     if (m.to_act.includes(i) && !m.over) tags.push(T.t("table.turn"));
-    if (s.away) tags.push(T.t("table.away"));
+    if (s.away && !REPLAY) tags.push(T.t("table.away"));
     else if (gone) tags.push(T.t("table.gone"));
-    const left = countdown(i);
+    const left = REPLAY ? null : countdown(i);
     if (left !== null && (gone || i === S.me)) tags.push(T.t("table.idle_in", { s: left }));
     d.appendChild(el("div", "tags", tags.join(" · ")));
     if (gone && !s.away && mayStandIn(m)) {

@@ -163,7 +163,12 @@ export function renderTrick(m) {
     return;
   }
   const trick = (m.trick && m.trick.cards) || [];
-  if (!trick.length) { note.appendChild(el("span", "muted", T.t("table.no_trick"))); S.liveShown = new Set(); return; }
+  if (!trick.length) {
+    // a finished game has no trick to come: nothing said of one
+    if (!m.over) note.appendChild(el("span", "muted", T.t("table.no_trick")));
+    S.liveShown = new Set();
+    return;
+  }
   const shown = new Set();
   const lead = m.trick && Number.isInteger(m.trick.leader) ? m.trick.leader : null;
   trick.forEach((e, k) => {

@@ -238,6 +238,14 @@ class StateData(State, Generic[G]):
 
 
     # ------------------------------------------------------------------ information
+    def open_piles(self) -> dict[str, list[str]]:
+        """Every declared pile face up, top first where so declared (see ``State.open_piles``)."""
+        out = {}
+        for p in self.game.PILES:
+            shown = [self.notation.texts[c] for c in getattr(self, p.name) if c >= 0]
+            out[p.name] = shown[::-1] if p.top_first else shown
+        return out
+
     def trick_down(self, i: int) -> bool:
         attr = self.game.TRICK_FACE_DOWN
         return bool(attr and getattr(self, attr)[i])

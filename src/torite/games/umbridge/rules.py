@@ -541,7 +541,8 @@ class UmbridgeState(TrickState[Umbridge]):
         if self.phase == EXCHANGE and kind == "discard":
             return Refusal("discard_limit", {"limit": self.exchange_limit})
         if self.phase == DUMMY and kind == "play" and self.led >= 0 and self.dummy_mask() & SUIT_MASKS[self.led]:
-            return Refusal("follow", {"suit": SUITS[self.led]})
+            # the dummy holds the suit led, not the player choosing its card
+            return Refusal("dummy_follow", {"suit": SUITS[self.led]})
         return super().choice_refusal(seat, action)
 
     def legal_dummy(self, seat: int) -> list[Action]:
