@@ -230,3 +230,17 @@ def test_enter_after_a_hinted_pass_passes_it_does_not_bid_the_grids_cell() -> No
             assert app.session.record.actions[before] == (0, "pass")
 
     asyncio.run(run())
+
+
+def test_the_header_names_the_round_by_the_games_word() -> None:
+    """Hearts in Korean is played in deals: the header says "1번째 딜 (전체 1)" as the status rows
+    and the line mode do.  (Before, "1/1라운드" over "이번 딜의 벌점".)"""
+    app = table("hearts", 2, lang="ko")
+
+    async def run() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await reach(pilot, app, lambda v: bool(v.decision))
+            screen = shot(app)
+            assert "1번째 딜 (전체 1)" in screen and "1/1라운드" not in screen
+
+    asyncio.run(run())

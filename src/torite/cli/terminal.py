@@ -178,8 +178,7 @@ def decision_lines(v: SeatView, vw: ViewWords, words: dict[str, str], label: Cal
     colon = words["colon"]  # between a row's label and its value, as the language writes it
     scores = " / ".join(f"{label(s)} {v.seats[s].score}" for s in range(v.num_players))
     # the game's own word for a round ("Deal 3" where the game says deal), from its labels
-    k = (v.round or 0) + 1
-    number = lab.word("round_no").replace("{n}", str(k)).replace("{nth}", lab.ordinal(k))
+    number = lab.round_name((v.round or 0) + 1)
     out = [words["round_line"].format(round=number, dealer=label(v.dealer or 0), scores=scores)]
     for row in vw.status:  # (a row that repeats the prompt is not among them: present.view.words)
         said = per_seat(lab.text(row.value, spoken=True), v.num_players, label, words["list_sep"])

@@ -51,8 +51,10 @@ class TablePictures:
         parts = [vw.labels.title]
         if v.round is not None:
             m = v.max_rounds
-            parts.append(self.w["of_rounds"].format(n=v.round + 1, m=m) if m is not None
-                         else self.w["round"].format(n=v.round + 1))
+            # the game's own word for a round ("Deal 3", Mighty's "세 번째 판"), as the line mode
+            # and the web table say it
+            number = vw.labels.round_name(v.round + 1)
+            parts.append(self.w["of_rounds"].format(round=number, m=m) if m is not None else number)
         if vw.phase:
             parts.append(vw.phase)
         if v.dealer is not None:

@@ -110,6 +110,10 @@ class Labels:
         a = self.data["actions"].get(kind)
         return str(a["label"]) if a else kind
 
+    def round_name(self, k: int) -> str:
+        """Round ``k`` (from 1) by the game's own word: "Deal 3", "세 번째 판" (``words.round_no``)."""
+        return self.word("round_no").replace("{n}", str(k)).replace("{nth}", self.ordinal(k))
+
     def stat_label(self, key: str) -> str:
         """A counter's words (``stats``): what ``simulate`` and ``compare`` print instead of the
         key; the key itself if the file lacks it (the audit says so)."""
