@@ -244,3 +244,25 @@ def test_the_header_names_the_round_by_the_games_word() -> None:
             assert "1번째 딜 (전체 1)" in screen and "1/1라운드" not in screen
 
     asyncio.run(run())
+
+
+def test_the_summary_and_the_last_trick_name_the_round_by_the_games_word() -> None:
+    """Hearts in Korean: the summary's row of the deal's points is "이번 딜", and before any trick
+    the last-trick panel says "이번 딜에 …" (before: "이번 라운드" in a game of deals)."""
+    app = table("hearts", 2, lang="ko")
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await reach(pilot, app, lambda v: bool(v.decision))
+            assert "이번 딜에 끝난 트릭이 아직 없습니다." in shot(app)
+            v = await reach(pilot, app, lambda v: v.phase == "play" and len(v.hand) == 1)
+            assert v.hand
+            await pilot.press("enter")
+            for _ in range(200):
+                await pilot.pause()
+                if "이번 딜" in shot(app) and "합계" in shot(app):
+                    break
+            screen = shot(app)
+            assert "이번 딜" in screen and "이번 라운드" not in screen
+
+    asyncio.run(run())

@@ -194,7 +194,7 @@ class TablePictures:
         s = self.session
         t = v.last_trick
         if t is None:
-            return Text(self.w["no_last_trick"], style="dim")
+            return Text(self.w["no_last_trick"].format(round=vw.labels.word("round_word")), style="dim")
         line = Text()
         for p in t.cards:
             # a card played from a pile (Umbridge's dummy) is the pile's, played by its controller
@@ -268,7 +268,8 @@ class TablePictures:
                 cells.append("" if st is None else str(st["value"]) if st["op"] == "=" else f"{st['op']} {st['value']}")
             table.add_row(" / ".join(lab.scoring_word(key) for key in keys), *cells, style="cyan")
         if isinstance(data.get("points"), list):
-            table.add_row(self.w["round_points"], *(f"{v:+}" for v in data["points"]), style="bold")
+            this_round = self.w["round_points"].format(round=lab.word("round_word"))  # "this deal"
+            table.add_row(this_round, *(f"{v:+}" for v in data["points"]), style="bold")
         if v.scores is not None:
             table.add_row(self.w["total"], *(str(x) for x in v.scores), style="bold")
         out.append(table)
