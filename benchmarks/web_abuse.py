@@ -515,7 +515,7 @@ async def run(args: argparse.Namespace, server: Server, db: str, cases: list[str
         stats.measuring = False
         for c in clients:
             c.cancel()
-        await asyncio.gather(*clients, return_exceptions=True)
+        await asyncio.wait(clients, timeout=15)  # a socket's closing handshake is not waited for longer
     pool.terminate()
     server.stop()
     check = await asyncio.to_thread(_lost_by_case, db, stats, results)
