@@ -291,7 +291,8 @@ class Store:
             tables_t.c.finished.is_(None), tables_t.c.abandoned.is_(None)).scalar_subquery()
         names = list(values)
         chosen = select(*[literal(values[n], type_=tables_t.c[n].type).label(n) for n in names]).where(in_play < cap)
-        if conn.execute(insert(tables_t).from_select(names, chosen)).rowcount != 1:
+        # RETURNING, not the row count (psycopg did not report an INSERT … SELECT's row as 1)
+        if conn.execute(insert(tables_t).from_select(names, chosen).returning(tables_t.c.id)).first() is None:
             raise TableCap(cap)
 
     def append_action(self, table_id: str, idx: int, seat: int, action: str,
