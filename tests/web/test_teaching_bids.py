@@ -123,7 +123,10 @@ def test_umbridges_bidding_box_on_a_phone_keeps_pass_double_and_redouble_in_view
         step(page)
         wait_turn_or_over(page)
     assert state(page)["auction"], "no call in the history"
-    assert page.locator("#auction-felt table.auction th").count() == 2
+    # on a phone the history lies on the felt while the bidding lasts (two seats: two columns)
+    # and leaves it once the auction is over (the bot's answer may have ended it)
+    on_felt = page.locator("#auction-felt table.auction th").count()
+    assert on_felt == (2 if state(page)["bidding"] else 0), (on_felt, state(page)["phase"])
     shot(page, "umbridge-bidding-phone")
     assert not page.errors  # type: ignore[attr-defined]
 
