@@ -15,22 +15,21 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
+from pathlib import Path
 
 from torite.bots.search import ISMCTSBot
 from torite.engine.base import Game, State
 from torite.engine.registry import game_ids, make_game
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_search import _position as search_position
+
 
 def _position(game: Game, seed: int, decisions: int) -> State:
-    state = game.new_state(seed=seed, max_rounds=1)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_over():
-            break
-        seat = state.to_act()[0]
-        legal = state.legal_actions(seat)
-        state.apply(seat, legal[rng.randrange(len(legal))])
+    """bench_search's position, then on to a decision with a choice (a search to time)."""
+    state = search_position(game, seed, decisions)
     while not state.is_over() and len(state.legal_actions(state.to_act()[0])) < 2:
         seat = state.to_act()[0]
         state.apply(seat, state.legal_actions(seat)[0])
