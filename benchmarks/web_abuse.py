@@ -87,7 +87,7 @@ def _address(block: int, i: int) -> str:
 class Server:
     """One server process as ``torite serve`` runs it."""
 
-    def __init__(self, db: str, max_tables: int = 2000) -> None:
+    def __init__(self, db: str, max_tables: int = 2000, profile: str = "") -> None:
         self.db = db
         self.port = bench_web.free_port()
         self.ports = [self.port]
@@ -99,8 +99,14 @@ class Server:
                 f"args = p.parse_args(['serve', '--port', '{self.port}', '--log-level', 'warning'])\n"
                 f"limits = dataclasses.replace(limits_from(args), **{LIMITS!r})\n"
                 f"app = create_app({db!r}, limits=limits, max_tables={max_tables})\n"
-                "uvicorn.Server(uvicorn_config(app, args, limits)).run(sockets=[listening_socket('127.0.0.1', "
-                f"{self.port})])\n")
+                # uvicorn raises the SIGTERM it caught again once it has stopped: a handler that
+                # exits lets the profile be written
+                + ("import cProfile, signal, sys; _prof = cProfile.Profile()\n"
+                   "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); _prof.enable()\n"
+                   "try:\n " if profile else "")
+                + "uvicorn.Server(uvicorn_config(app, args, limits)).run(sockets=[listening_socket('127.0.0.1', "
+                f"{self.port})])\n"
+                + (f"finally:\n _prof.disable(); _prof.dump_stats({profile!r})\n" if profile else ""))
         self.log = tempfile.NamedTemporaryFile(prefix="web_abuse_", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT,
                                      start_new_session=True)
@@ -561,6 +567,9 @@ def main() -> int:
     p.add_argument("--rss-every", type=float, default=1e9, metavar="S",
                    help="also print the server's RSS every S seconds of each case (say --abuse none "
                         "--seconds 600 --rss-every 30: does it creep over a long run, and stop?)")
+    p.add_argument("--profile", default="", metavar="FILE",
+                   help="run the server under cProfile and write its statistics to FILE when it stops "
+                        "(one case at a time: where does the server's time go while it is abused?)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     cases = list(CASES) if args.abuse == ["all"] else args.abuse
@@ -569,7 +578,7 @@ def main() -> int:
         p.error(f"unknown case {', '.join(unknown)} (cases: {', '.join(CASES)})")
     with tempfile.TemporaryDirectory() as tmp:
         db = f"sqlite:///{Path(tmp) / 'abuse.db'}"
-        server = Server(db, args.max_tables)
+        server = Server(db, args.max_tables, args.profile)
         try:
             results = asyncio.run(run(args, server, db, cases))
         finally:

@@ -89,3 +89,27 @@ def test_safejson_reads_ordinary_values_and_names_each_refusal() -> None:
     for raw, reason in [(DEEP, "nested"), (HUGE_INT, "digits"), ('[NaN]', "NaN"), ("[1,", "not valid JSON")]:
         with pytest.raises(safejson.BadJSON, match=reason):
             safejson.loads(raw)
+
+
+@pytest.mark.parametrize("open_, close", [("[", "]"), ('{"k": ', "}")])
+def test_safejson_takes_exactly_its_depth_and_not_one_more(open_: str, close: str) -> None:
+    at_most = open_ * safejson.MAX_DEPTH + "1" + close * safejson.MAX_DEPTH
+    assert safejson.loads(at_most) is not None
+    with pytest.raises(safejson.BadJSON, match="nested"):
+        safejson.loads(open_ + at_most + close)
+    # siblings are not depth: many shallow lists side by side are read
+    assert len(safejson.loads("[" + ",".join(["[[1]]"] * 10_000) + "]")) == 10_000
+
+
+def test_safejson_does_not_count_brackets_inside_strings_escapes_and_all() -> None:
+    inside = '"' + "[" * 100 + '\\"' + "{" * 100 + '\\\\"'
+    assert safejson.loads("[" + inside + "]") == ["[" * 100 + '"' + "{" * 100 + "\\"]
+    # an escaped quote does not end the string: the brackets after it are still inside it
+    assert safejson.loads('["\\"[[[[[[[[[[[[[[[[[[[[[[["]') == ['"' + "[" * 23]
+
+
+@pytest.mark.parametrize("raw", ["[" * 20_000 + "}" + "]" * 19_999, "[" * 5_000 + '"' + "]" * 5_000,
+                                 "{" * 20_000])
+def test_safejson_refuses_malformed_deep_text_with_a_reason(raw: str) -> None:
+    with pytest.raises(safejson.BadJSON):
+        safejson.loads(raw)
