@@ -20,6 +20,7 @@ step asked is kept, so stepping one at a time plays one action a step:
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -51,6 +52,8 @@ class Replay:
     event_counts: list[int] = field(init=False, repr=False)
     #: the last step looked at and its state (read only): the next one is one action away
     _near: tuple[int, State] = field(init=False, repr=False)
+    #: the steps where each kind of landmark ends, found once (every step's message names them)
+    _landmarks: dict[str, list[int]] = field(init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         game, state = self.record.new_game()
@@ -173,12 +176,12 @@ class Replay:
         return self._ends("round_end")
 
     def _ends(self, kind: str) -> list[int]:
-        final = self.final.events
-        out = []
-        for k in range(1, self.steps + 1):
-            if any(e.kind == kind for e in final[self.event_counts[k - 1]:self.event_counts[k]]):
-                out.append(k)
-        return out
+        kept = self._landmarks.get(kind)
+        if kept is None:
+            final, counts = self.final.events, self.event_counts
+            kept = sorted({bisect.bisect_left(counts, i + 1) for i, e in enumerate(final) if e.kind == kind} - {0})
+            self._landmarks[kind] = kept
+        return list(kept)
 
     # ------------------------------------------------------------------ a bot's view
     def decision(self, step: int, seat: int) -> tuple[dict[str, Any], list[Action]] | None:

@@ -221,8 +221,8 @@ def create_app(db_url: str | None = None, *, store: Store | None = None, bot_wor
     app.state.sockets = SocketCounts()
     app.state.connect_limiter = limits.connect_limiter()
     app.state.refusals_held = {}
-    app.state.replays = replaying.Replays()
     app.state.pacing = Pacing()
+    app.state.replays = replaying.Replays(budget=app.state.pacing.work)
     app.state.penalties = {}
     app.add_middleware(WriteGuard, allowed_origins=limits.allowed_origins)
     app.add_middleware(HttpPacer, limiter=limits.http_limiter())

@@ -20,6 +20,8 @@ The bounds (per server process):
   seconds a socket (``RESEND_BURST`` at once), ``ADDRESS_RESEND_RATE`` a second an address;
   one asked for sooner waits its turn (the newest language wins: nothing is refused, many asks
   are one resend);
+* the replays' work together (a step rendered, a record checked whole), from every address:
+  ``WORK_SHARE`` of a core (``WorkBudget``; ``busy``, 503, past it);
 * a log goes out in pages of ``torite.server.live.LOG_PAGE`` lines; a socket catching up on
   one (it joined, or asked for it again) gets ``PAGE_RATE`` pages a second (``PAGE_BURST`` at
   once), an address's sockets ``ADDRESS_PAGE_RATE`` together.  A socket that is up to date gets
@@ -29,7 +31,10 @@ The bounds (per server process):
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+import math
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -56,6 +61,58 @@ ADDRESS_PAGE_RATE: Final = 30.0
 ADDRESS_PAGE_BURST: Final = 30
 
 
+#: the share of one core the work of replays may take together, and what may be spent at once
+#: (CPU seconds): past it a replay is answered ``busy`` until the share has refilled
+WORK_SHARE: Final = 0.25
+WORK_BURST: Final = 0.5
+
+
+@dataclass
+class WorkBudget:
+    """The CPU the server's optional heavy work (a replay's step rendered, a record checked
+    whole) may take, from every address together: pacing by address bounds one client, not
+    many (four addresses within their own limits took most of a core and a bystander's p99 to
+    200 ms).  Work is charged what it really cost (``time.thread_time`` of the thread doing it);
+    the bucket refills at ``share`` of a core.  It reads the clock to pace the server, never to
+    decide anything in a game."""
+
+    share: float = WORK_SHARE
+    burst: float = WORK_BURST
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    at: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens, self.at = self.burst, self.clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.share)
+        self.at = now
+
+    def check(self) -> None:
+        """Refuse (``busy``, 503, with the seconds to wait) while the share is spent."""
+        self._refill()
+        if self.tokens <= 0:
+            wait = max(1, math.ceil(-self.tokens / self.share))
+            raise TableError("busy", f"the server is busy replaying for others: try again in {wait} s",
+                             {"retry_after": wait})
+
+    def charge(self, seconds: float) -> None:
+        self._refill()
+        self.tokens -= seconds
+
+    @contextlib.contextmanager
+    def spend(self) -> Iterator[None]:
+        """Check, then charge the CPU the block took on this thread."""
+        self.check()
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self.charge(time.thread_time() - start)
+
+
 @dataclass
 class Pacing:
     """The buckets of one server process (``app.state.pacing``)."""
@@ -65,6 +122,8 @@ class Pacing:
     suggests: RateLimiter = field(default_factory=lambda: RateLimiter(SUGGEST_RATE, SUGGEST_BURST))
     resends: RateLimiter = field(default_factory=lambda: RateLimiter(ADDRESS_RESEND_RATE, ADDRESS_RESEND_BURST))
     pages: RateLimiter = field(default_factory=lambda: RateLimiter(ADDRESS_PAGE_RATE, ADDRESS_PAGE_BURST))
+    #: the replays' share of the CPU, every address together
+    work: WorkBudget = field(default_factory=WorkBudget)
     #: suggestions being thought now, in the whole process
     suggesting: int = 0
 
@@ -137,4 +196,4 @@ class SocketPacing:
         self.waiting = None
 
 
-__all__ = ["SUGGEST_AT_ONCE", "SUGGEST_LEVELS", "Pacing", "SocketPacing", "pace"]
+__all__ = ["SUGGEST_AT_ONCE", "SUGGEST_LEVELS", "Pacing", "SocketPacing", "WorkBudget", "pace"]

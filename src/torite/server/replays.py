@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import hashlib
 import json
 import random
+import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import torite.bots.registry as bot_registry
 from torite.cards import parse_card
@@ -33,7 +36,7 @@ from torite.record import Record, RecordError
 from torite.replay import OPEN, Replay, Viewer
 from torite.server.bots import BotPool
 from torite.server.live import MAX_GAME_ACTIONS, SETTINGS, LiveTable, Seat, TableError, bot_names, log_line
-from torite.server.pacing import SUGGEST_AT_ONCE, SUGGEST_LEVELS, Pacing
+from torite.server.pacing import SUGGEST_AT_ONCE, SUGGEST_LEVELS, Pacing, WorkBudget
 
 #: the longest record a page may send (bytes) and replay (actions): a whole long game fits
 MAX_RECORD_BYTES: Final = 1 << 20
@@ -49,6 +52,8 @@ BUILDS_WAITING: Final = 4
 #: the bytes the records kept checked in memory may hold together (``Replay.weight``; a
 #: 5,000-action record holds some 6 MiB, a state every 50 steps)
 CACHE_BYTES: Final = 48 << 20
+#: the bytes the steps' logs and messages kept (``StepCache``) may hold together
+STEP_CACHE_BYTES: Final = 16 << 20
 #: the bot asked "what would it play here?" unless another level is named
 SUGGEST_LEVEL: Final = "hard"
 
@@ -101,9 +106,14 @@ class Replays:
     """The records checked lately, by their content (or a finished table's id and length), the
     least recently used forgotten first past ``max_bytes`` together."""
 
-    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+    def __init__(self, max_bytes: int = CACHE_BYTES, budget: WorkBudget | None = None,
+                 step_bytes: int = STEP_CACHE_BYTES) -> None:
         self.max_bytes = max_bytes
         self.bytes = 0
+        #: the CPU a build may take, with the steps' (``step_json``); None: unbounded
+        self.budget = budget
+        #: the steps' logs and messages of the replays kept here
+        self.steps = StepCache(step_bytes)
         self._kept: OrderedDict[str, tuple[Replay, int]] = OrderedDict()
         self._building = asyncio.Semaphore(BUILDS_AT_ONCE)
         self._waiting = 0
@@ -116,7 +126,9 @@ class Replays:
         self._waiting += 1
         try:
             async with self._building:
-                return await asyncio.to_thread(_check, data)
+                if self.budget is not None:
+                    self.budget.check()
+                return await asyncio.to_thread(_check, data, self.budget)
         finally:
             self._waiting -= 1
 
@@ -173,7 +185,8 @@ class Replays:
         return self._put(key, await self._build(table.record()))
 
 
-def _check(data: Mapping[str, Any] | Record) -> Replay:
+def _check(data: Mapping[str, Any] | Record, budget: WorkBudget | None = None) -> Replay:
+    start = time.thread_time()
     try:
         record = data if isinstance(data, Record) else Record.from_json(data)
         return Replay(record)
@@ -181,11 +194,79 @@ def _check(data: Mapping[str, Any] | Record) -> Replay:
         raise BadRecord(e) from None
     except (OptionError, ValueError, TypeError, KeyError) as e:
         raise BadRecord(str(e)) from None
+    finally:
+        if budget is not None:
+            budget.charge(time.thread_time() - start)
 
 
-def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "") -> dict[str, Any]:
+class StepCache:
+    """What replaying a step costs, kept: each viewer's whole log, rendered once (a late step of
+    a long game rendered every line again: 75 ms of the event loop for one step of a 590-action
+    Mighty), and the last steps' messages, serialized.  Entries name their replay weakly (its
+    ``id`` and a weak reference checked on the way out), so a replay forgotten by
+    :class:`Replays` is not kept alive here and its entries simply miss; bounded by
+    ``max_bytes`` together (a log's weight is its JSON's length), the least recently used first
+    out."""
+
+    def __init__(self, max_bytes: int = STEP_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._kept: OrderedDict[tuple[Any, ...], tuple[weakref.ref[Replay], Any, int]] = OrderedDict()
+
+    def get(self, rp: Replay, key: tuple[Any, ...]) -> Any:
+        hit = self._kept.get((id(rp), *key))
+        if hit is None or hit[0]() is not rp:
+            return None
+        self._kept.move_to_end((id(rp), *key))
+        return hit[1]
+
+    def put(self, rp: Replay, key: tuple[Any, ...], value: Any, weight: int) -> None:
+        if weight > self.max_bytes // 4:
+            return  # answered, not kept
+        full = (id(rp), *key)
+        old = self._kept.pop(full, None)
+        if old is not None:
+            self.bytes -= old[2]
+        self._kept[full] = (weakref.ref(rp), value, weight)
+        self.bytes += weight
+        while self.bytes > self.max_bytes:
+            _, (_, _, w) = self._kept.popitem(last=False)
+            self.bytes -= w
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def _log(rp: Replay, viewer: Viewer, cache: StepCache | None) -> tuple[list[dict[str, Any]], list[int]]:
+    """Every log line ``viewer`` reads by the record's end, each with the step whose action
+    wrote it (0: the deal), and those steps apart (in order: a step's lines are a prefix)."""
+    hit = cache.get(rp, ("log", viewer)) if cache is not None else None
+    if hit is not None:
+        return cast("tuple[list[dict[str, Any]], list[int]]", hit)
+    names = seats_of_names(rp)
+    lines: list[dict[str, Any]] = []
+    for count, (i, event) in enumerate(rp.events(rp.steps, viewer)):
+        line = log_line(rp.game, event, count, names)
+        if line is None:
+            continue
+        line["step"] = bisect.bisect_right(rp.event_counts, i)
+        line["now"] = False
+        lines.append(line)
+    out = (lines, [line["step"] for line in lines])
+    if cache is not None:
+        cache.put(rp, ("log", viewer), out, len(json.dumps(lines, ensure_ascii=False)))
+    return out
+
+
+def seats_of_names(rp: Replay) -> list[str | None]:
+    """The seats' names as the live table gives them to its words (None: the game names it)."""
+    return [s.name or None for s in seats_of(rp.record)]
+
+
+def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "",
+                 cache: StepCache | None = None) -> dict[str, Any]:
     """Step ``step`` as ``viewer`` saw it: the live table's state message (its log whole, up to
-    this step) with the replay's landmarks."""
+    this step, the step's own lines marked ``now``) with the replay's landmarks."""
     if not 0 <= step <= rp.steps:
         raise TableError("bad_step", f"step {step} is outside 0..{rp.steps}")
     try:
@@ -202,20 +283,33 @@ def step_message(rp: Replay, step: int, viewer: Viewer, table_id: str = "") -> d
         obs = rp.observation(step, OPEN)
         obs["hands"] = [_sorted(rp, h) for h in obs["hands"]]
     msg = table.view(key, obs)
-    names = table.seat_names()
-    log: list[dict[str, Any]] = []
-    for count, (i, event) in enumerate(rp.events(step, viewer)):
-        line = log_line(rp.game, event, count, names)
-        if line is None:
-            continue
-        # the step whose action wrote it (0: the deal); the step's own lines are marked
-        line["step"] = bisect.bisect_right(rp.event_counts, i)
-        line["now"] = step > 0 and line["step"] == step
-        log.append(line)
+    lines, steps = _log(rp, viewer, cache)
+    upto = bisect.bisect_right(steps, step)
+    log = lines[:upto]
+    if step > 0:  # the step's own lines, marked (copies: the kept lines are every step's)
+        for k in range(bisect.bisect_left(steps, step), upto):
+            log[k] = log[k] | {"now": True}
     msg |= {"log_from": 0, "log": log, "replay": {
         "step": step, "steps": rp.steps, "tricks": rp.tricks(), "rounds": rp.rounds(),
         "viewer": viewer, "viewers": rp.viewers(), "finished": rp.finished}}
     return msg
+
+
+def step_json(rp: Replay, step: Any, viewer: Any, table_id: str = "", cache: StepCache | None = None,
+              budget: WorkBudget | None = None) -> bytes:
+    """:func:`step_message` as the response's bytes, from ``cache`` when it was asked lately;
+    what it costs to make is spent from ``budget`` (``busy`` when the server's share of work
+    for replays is spent)."""
+    step, viewer = parse_step(step), parse_viewer(viewer)
+    hit = cache.get(rp, ("msg", step, viewer, table_id)) if cache is not None else None
+    if hit is not None:
+        return cast(bytes, hit)
+    with budget.spend() if budget is not None else contextlib.nullcontext():
+        body = json.dumps(step_message(rp, step, viewer, table_id, cache), ensure_ascii=False,
+                          separators=(",", ":")).encode()
+    if cache is not None:
+        cache.put(rp, ("msg", step, viewer, table_id), body, len(body))
+    return body
 
 
 def _sorted(rp: Replay, hand: Any) -> Any:
@@ -260,12 +354,11 @@ async def suggest(bots: BotPool, rp: Replay, step: int, seat: Any, level: Any = 
         if pacing is not None:
             pacing.suggesting -= 1
         bots.remove(handle)
-    names = [s.name or None for s in seats_of(rp.record)]
-    label = labels.view_texts(rp.game, obs, [action], names)["actions"][0]
+    label = labels.view_texts(rp.game, obs, [action], seats_of_names(rp))["actions"][0]
     text = rp.game.action_text(action)
     return {"type": "suggestion", "step": step, "seat": seat, "level": level, "action": text,
             "label": label, "cards": text.split()[1:1 + action.cards.bit_count()]}
 
 
-__all__ = ["MAX_RECORD_BYTES", "MAX_STEPS", "BadRecord", "Replays", "parse_step", "parse_viewer",
-           "seats_of", "step_message", "suggest"]
+__all__ = ["MAX_RECORD_BYTES", "MAX_STEPS", "BadRecord", "Replays", "StepCache", "parse_step", "parse_viewer",
+           "seats_of", "step_json", "step_message", "suggest"]

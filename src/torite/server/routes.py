@@ -95,9 +95,9 @@ async def replay_step(request: Request) -> Response:
     as the live table builds it for that viewer.  Nothing is stored."""
     _, on_build = _paced(request)
     body = await _record_body(request, '{"record": {…}, "step": k, "viewer": "open" | seat | null}')
-    rp = await replays_of(request).of_json(body["record"], on_build)
-    step, viewer = replaying.parse_step(body.get("step", 0)), replaying.parse_viewer(body.get("viewer"))
-    return JSONResponse(replaying.step_message(rp, step, viewer))
+    replays = replays_of(request)
+    rp = await replays.of_json(body["record"], on_build)
+    return _json(replaying.step_json(rp, body.get("step", 0), body.get("viewer"), "", replays.steps, replays.budget))
 
 
 async def replay_suggest(request: Request) -> Response:
@@ -119,10 +119,15 @@ async def table_replay(request: Request) -> Response:
     table = await _table_or_404(request)
     if isinstance(table, Response):
         return table
-    rp = await replays_of(request).of_table(table, on_build)
+    replays = replays_of(request)
+    rp = await replays.of_table(table, on_build)
     q = request.query_params
-    step = replaying.parse_step(q.get("step", str(rp.steps)))
-    return JSONResponse(replaying.step_message(rp, step, replaying.parse_viewer(q.get("viewer", "open")), table.id))
+    return _json(replaying.step_json(rp, q.get("step", str(rp.steps)), q.get("viewer", "open"), table.id,
+                                     replays.steps, replays.budget))
+
+
+def _json(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
 
 
 async def table_replay_suggest(request: Request) -> Response:
