@@ -15,6 +15,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from tests.web.test_data_bounds import finished_record
+
 from torite.record import Record
 from torite.replay import OPEN, Replay
 from torite.server.app import create_app
