@@ -39,7 +39,7 @@ def test_concurrent_creations_never_overshoot_the_table_cap(db_url: str) -> None
     stores = [first, Store(db_url) if first.postgres else first]
 
     async def run() -> tuple[int, list[str]]:
-        managers = [TableManager(s, max_tables=10) for s in stores]
+        managers = [TableManager(s, max_tables=10, creates_waiting=100) for s in stores]
         for m in managers:
             await m.start()
         outcomes: list[str] = []
@@ -64,6 +64,63 @@ def test_concurrent_creations_never_overshoot_the_table_cap(db_url: str) -> None
             s.close()
     assert in_play == 10 and outcomes.count("made") == 10
     assert outcomes.count("too_many_tables") == 50
+
+
+def test_a_flood_of_creations_waits_a_few_deep_and_a_bystanders_move_does_not_queue_behind_it() -> None:
+    """Issue 40, point 7: 230 addresses creating tables at once queued hundreds of inserts on the
+    store's one thread ahead of the moves of the tables in play (a bystander's p99: a second).
+    Creations are stored a few at once with a few waiting; the rest are refused ``busy`` at once,
+    and a move made meanwhile waits for at most those few."""
+    from torite.server.keeper import CREATES_AT_ONCE, CREATES_WAITING
+
+    store = Store("sqlite://")
+    slow, append = store.create_table, store.append_actions
+    done: list[str] = []  # what the store's thread did, in order
+
+    def create_table(row: Any, cap: int | None = None) -> None:
+        time.sleep(0.01)  # a busy disk
+        slow(row, cap)
+        done.append("create")
+
+    def append_actions(batch: Any) -> Any:
+        done.append("move")
+        return append(batch)
+
+    store.create_table = create_table  # type: ignore[method-assign]
+    store.append_actions = append_actions  # type: ignore[method-assign]
+
+    async def run() -> tuple[list[str], int]:
+        m = TableManager(store, max_tables=1000)
+        await m.start()
+        table, tokens = await m.create(GAME, {"target": 1}, PEOPLE)
+        outcomes: list[str] = []
+
+        async def one() -> None:
+            try:
+                await m.create(GAME, {"target": 1}, PEOPLE)
+                outcomes.append("made")
+            except TableError as e:
+                outcomes.append(e.code)
+
+        flood = [asyncio.create_task(one()) for _ in range(200)]
+        await asyncio.sleep(0)  # every creation asked: the few at the store, the rest waiting or refused
+        done.clear()
+        seat = table.state.to_act()[0]
+        await m.act(table, seat, table.game.action_text(table.state.legal_actions(seat)[0]))
+        await asyncio.gather(*flood)
+        n = store.in_play()
+        await m.stop()
+        return outcomes, n
+
+    try:
+        outcomes, in_play = asyncio.run(run())
+    finally:
+        store.close()
+    assert outcomes.count("made") == CREATES_AT_ONCE + CREATES_WAITING
+    assert outcomes.count("busy") == 200 - CREATES_AT_ONCE - CREATES_WAITING
+    assert in_play == 1 + outcomes.count("made")  # a refused creation stored nothing
+    # the move was written behind the creations already at the store, not behind all of them
+    assert "move" in done and done.index("move") <= CREATES_AT_ONCE
 
 
 def test_unjoined_tables_leave_play_in_minutes_by_default() -> None:

@@ -29,14 +29,24 @@ T = TypeVar("T")
 
 #: what the database drivers say when the database is there but cannot be written
 UNWRITABLE = ("readonly", "read-only", "read only", "disk i/o error", "disk is full", "no space left")
+#: creations stored at once, and waiting their turn (past that: ``busy``): the store's thread
+#: is the moves' too, and a flood of creations queued ahead of them held a bystander's move a
+#: second (230 addresses creating at once)
+CREATES_AT_ONCE = 2
+CREATES_WAITING = 16
 
 
 class TableKeeper:
     """The tables held in memory and the store behind them (see the module docstring); the
     manager is :class:`torite.server.tables.TableManager`."""
 
-    def __init__(self, store: Store, *, bots: BotPool | None = None, max_tables: int = 2000) -> None:
+    def __init__(self, store: Store, *, bots: BotPool | None = None, max_tables: int = 2000,
+                 creates_waiting: int = CREATES_WAITING) -> None:
         self.store = store
+        #: creations may wait this many deep for the store; more are refused (``busy``)
+        self.creates_waiting = creates_waiting
+        self._creating = asyncio.Semaphore(CREATES_AT_ONCE)
+        self._creates_queued = 0
         #: tables in play (unfinished and not expired, in the store: every process's together);
         #: past it a new table is refused, so a flood of requests cannot exhaust the server
         self.max_tables = max_tables
@@ -61,6 +71,19 @@ class TableKeeper:
         self._appending = False
         #: (table, seat) whose hint count is being written
         self._hint_writes: set[tuple[str, int]] = set()
+
+    async def _db_create(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store call that makes something new (a table, a rematch): a few at once, a bounded
+        number waiting, the rest refused at once, so the moves of the tables in play never
+        queue behind a flood of them."""
+        if self._creates_queued >= CREATES_AT_ONCE + self.creates_waiting:
+            raise TableError("busy", "the server is making many tables at once: try again in a moment")
+        self._creates_queued += 1
+        try:
+            async with self._creating:
+                return await self._db_call(fn, *args)
+        finally:
+            self._creates_queued -= 1
 
     async def _db_call(self, fn: Callable[..., T], *args: Any) -> T:
         """Store calls off the event loop (SQLite: on one thread, its one writer; PostgreSQL: on

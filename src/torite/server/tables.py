@@ -221,7 +221,7 @@ class TableManager(TablePeers):
         # what is really in play counts: finished and expired tables do not (in any process);
         # counted and stored in one step, so creations at once never overshoot the cap
         try:
-            await self._db_call(self.store.create_table, row, self.max_tables)
+            await self._db_create(self.store.create_table, row, self.max_tables)
         except TableCap:
             if self.cluster is not None:
                 await self.cluster.release(table.id)
@@ -265,7 +265,7 @@ class TableManager(TablePeers):
                 seats = [Seat(s.kind, s.level, s.name, s.token_hash, host=s.host) for s in table.seats]
                 _, row = self._new_table(table.game, seats, dict(table.settings), None)
                 try:
-                    table.rematch = await self._db_call(self.store.create_rematch, table.id, row, self.max_tables)
+                    table.rematch = await self._db_create(self.store.create_rematch, table.id, row, self.max_tables)
                 except TableCap:
                     raise self._full() from None
                 table.touch()
