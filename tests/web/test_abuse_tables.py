@@ -92,7 +92,7 @@ def test_a_flood_of_creations_waits_a_few_deep_and_a_bystanders_move_does_not_qu
     async def run() -> tuple[list[str], int]:
         m = TableManager(store, max_tables=1000)
         await m.start()
-        table, tokens = await m.create(GAME, {"target": 1}, PEOPLE)
+        table, _ = await m.create(GAME, {"target": 1}, PEOPLE)
         outcomes: list[str] = []
 
         async def one() -> None:
