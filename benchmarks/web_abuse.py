@@ -94,18 +94,20 @@ class Server:
         code = ("import argparse\n"
                 "from torite.server.app import create_app\n"
                 "from torite.server.cli import add_serve_command, limits_from, listening_socket, uvicorn_config\n"
+                "from torite.server.connections import serving_sockets\n"
                 "import dataclasses, uvicorn\n"
                 "p = argparse.ArgumentParser(); add_serve_command(p.add_subparsers())\n"
                 f"args = p.parse_args(['serve', '--port', '{self.port}', '--log-level', 'warning'])\n"
                 f"limits = dataclasses.replace(limits_from(args), **{LIMITS!r})\n"
                 f"app = create_app({db!r}, limits=limits, max_tables={max_tables})\n"
+                "config = uvicorn_config(app, args, limits)\n"
                 # uvicorn raises the SIGTERM it caught again once it has stopped: a handler that
                 # exits lets the profile be written
                 + ("import cProfile, signal, sys; _prof = cProfile.Profile()\n"
                    "signal.signal(signal.SIGTERM, lambda *_: sys.exit(0)); _prof.enable()\n"
                    "try:\n " if profile else "")
-                + "uvicorn.Server(uvicorn_config(app, args, limits)).run(sockets=[listening_socket('127.0.0.1', "
-                f"{self.port})])\n"
+                + "uvicorn.Server(config).run(sockets=serving_sockets(config, listening_socket('127.0.0.1', "
+                f"{self.port})))\n"
                 + (f"finally:\n _prof.disable(); _prof.dump_stats({profile!r})\n" if profile else ""))
         self.log = tempfile.NamedTemporaryFile(prefix="web_abuse_", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-c", code], stdout=self.log, stderr=subprocess.STDOUT,

@@ -13,6 +13,8 @@ from typing import Any
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+from torite.server.connections import serving_sockets
+
 
 @contextmanager
 def serving(app: Any, *, config: uvicorn.Config | None = None, sndbuf: int | None = None) -> Iterator[int]:
@@ -27,7 +29,8 @@ def serving(app: Any, *, config: uvicorn.Config | None = None, sndbuf: int | Non
     port: int = sock.getsockname()[1]
     cfg = config or uvicorn.Config(app, log_level="warning")
     srv = uvicorn.Server(cfg)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    listeners = serving_sockets(cfg, sock)  # as torite serve listens
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": listeners}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
     while not srv.started:
@@ -38,7 +41,8 @@ def serving(app: Any, *, config: uvicorn.Config | None = None, sndbuf: int | Non
     finally:
         srv.should_exit = True
         thread.join(timeout=15)
-        sock.close()
+        for listener in listeners:
+            listener.close()
 
 
 def ws_connect(port: int, path: str, *, source: str = "127.0.0.1", rcvbuf: int | None = None,

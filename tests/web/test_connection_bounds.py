@@ -145,6 +145,8 @@ def test_connections_past_an_addresss_cap_are_closed_at_once_and_others_are_serv
         assert answered(port, "127.0.0.3") == 200
         guard: ConnectionGuard = config.torite_guard
         assert guard.by_address.get("127.0.0.2") == 4
+        # refused by the listening socket as it accepted them: no transport, no protocol made
+        assert guard.refused_at_accept == 30
         for s in held:
             s.close()
         deadline = time.monotonic() + 5

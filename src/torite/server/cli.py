@@ -137,7 +137,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         Multiprocess(config, sockets=[sock]).run()
     else:
-        uvicorn.Server(config).run(sockets=[sock])
+        from torite.server.connections import serving_sockets
+
+        uvicorn.Server(config).run(sockets=serving_sockets(config, sock))
     return 0
 
 
