@@ -5,7 +5,7 @@
 // drawn card) until the player's next action.  Nothing here knows a particular game: the arrived
 // cards are the hand's new cards since this seat's last state, which is only the seat's own hand.
 
-import { $, T, el } from "./table-state.js";
+import { $, REPLAY, T, el } from "./table-state.js";
 
 const ORDERS = ["game", "colours", "rank"];
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
@@ -74,7 +74,8 @@ const seen = { seat: null, decision: null, hand: null, arrived: new Set() };
 // The cards that came into the hand since the seat's last state; forgotten at its next action
 // (its decision number moves on).  A whole new hand (a new deal) is not "arrived": every card is.
 export function arrivedCards(m) {
-  if (m.seat === null || m.seat === undefined || !Array.isArray(m.hand)) {
+  // a replay steps back and forth: a card coming back to the hand there has not "arrived"
+  if (REPLAY || m.seat === null || m.seat === undefined || !Array.isArray(m.hand)) {
     seen.seat = null;
     seen.arrived = new Set();
     return seen.arrived;
