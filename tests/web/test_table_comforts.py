@@ -198,12 +198,14 @@ def test_cards_received_in_the_pass_are_marked_until_the_next_action(server: str
 
 
 def test_select_then_confirm_a_first_tap_selects_a_second_plays(server: str, browser: Browser) -> None:  # noqa: F811
-    page = hearts_at_pass(browser, server, WIDE)
+    """Set in the phone's menu (a wide screen with a mouse does not show the setting)."""
+    page = hearts_at_pass(browser, server, PHONE)
     try:
         rng = random.Random(3)
         d = walk_until(page, rng, "window.__torite.state().phase === 'play'"
                                   " && document.querySelectorAll('#hand button.card.legal').length >= 2")
         assert d["over"] != "1"
+        page.click("#btn-menu")
         page.click("#btn-confirm-tap")
         assert page.locator("#btn-confirm-tap").get_attribute("aria-pressed") == "true"
         legal = page.locator("#hand button.card.legal")

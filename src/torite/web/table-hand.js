@@ -113,6 +113,7 @@ export function setupHandTools(redraw) {
       sel.appendChild(o);
     }
     sel.value = handOrder();
+    sel.title = T.t("table.sort");
     const on = confirmPlays();
     tap.setAttribute("aria-pressed", on ? "true" : "false");
     tap.textContent = T.t(on ? "table.tap_confirm_on" : "table.tap_confirm_off");
