@@ -7,6 +7,7 @@ import {
   $, S, T, actionReason, buttonName, buttonText, cardReason, el, isMine, rich, send, seatName,
 } from "./table-state.js";
 import { fitTable } from "./table-fit.js";
+import { arrivedCards, confirmPlays, sortedHand } from "./table-hand.js";
 
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 const NONE = { singles: {}, named: {}, multis: {}, bids: {}, calls: [], all_calls: [], others: [] };
@@ -179,9 +180,15 @@ export function renderActions() {
   hand.innerHTML = "";
   hand.style.setProperty("--cards", String(Math.max(1, m.hand.length)));
   $("hand-title").classList.toggle("hidden", S.me === null);
-  for (const c of m.hand) {
+  const arrived = arrivedCards(m);
+  const twoTaps = confirmPlays();
+  for (const c of sortedHand(m.hand)) {
     const b = T.cardNode(c, true);
     b.type = "button";
+    if (arrived.has(c)) {
+      b.classList.add("arrived");
+      b.setAttribute("aria-description", T.t("table.arrived"));
+    }
     let onClick = null;
     let reason = null;
     if (S.selection) {
@@ -200,8 +207,15 @@ export function renderActions() {
       }
     } else {
       const kinds = [...singles.entries()].filter(([, mp]) => mp.has(c));
-      if (kinds.length === 1) onClick = () => act(kinds[0][1].get(c).text);
-      else if (kinds.length > 1) {
+      if (kinds.length === 1 && !twoTaps) onClick = () => act(kinds[0][1].get(c).text);
+      else if (kinds.length === 1) {
+        // select, then confirm: a second tap on the card (or its button below) plays it
+        b.classList.toggle("selected", S.pendingCard === c);
+        onClick = () => {
+          if (S.pendingCard === c) act(kinds[0][1].get(c).text);
+          else { S.pendingCard = c; renderActions(); }
+        };
+      } else if (kinds.length > 1) {
         b.classList.toggle("selected", S.pendingCard === c);
         onClick = () => { S.pendingCard = S.pendingCard === c ? null : c; renderActions(); };
       } else {
@@ -241,8 +255,11 @@ export function renderActions() {
     if (S.selection) {
       const g = multis.get(S.selection.kind);
       const combo = g.combos.get(S.selection.cards.slice().sort().join(" "));
-      box.appendChild(el("span", "muted", g.sizes.size > 1 ? String(S.selection.cards.length)
-        : T.t("table.selected", { k: S.selection.cards.length, n: g.count })));
+      // a set of several possible sizes (Galapagos' play-off) says how many are chosen, in words
+      const count = el("span", "muted", g.sizes.size > 1 ? T.t("table.selected_some", { k: S.selection.cards.length })
+        : T.t("table.selected", { k: S.selection.cards.length, n: g.count }));
+      count.id = "selected-count";
+      box.appendChild(count);
       const ok = button(combo ? buttonText(combo) : T.t("table.confirm", { kind: kindName(S.selection.kind) }),
         null, () => combo && act(combo.text), true);
       ok.id = "confirm";

@@ -78,7 +78,12 @@ export function renderSeats(m) {
     if (s.away && !REPLAY) tags.push(T.t("table.away"));
     else if (gone) tags.push(T.t("table.gone"));
     const left = REPLAY ? null : countdown(i);
-    if (left !== null && (gone || i === S.me)) tags.push(T.t("table.idle_in", { s: left }));
+    // the turn clock: the seat on turn (and a gone one) shows the seconds before a bot takes over
+    const onTurn = m.to_act.includes(i) && !m.over;
+    if (left !== null && (gone || i === S.me || onTurn)) {
+      tags.push(T.t("table.idle_in", { s: left }));
+      if (onTurn) d.classList.add("clock");
+    }
     d.appendChild(el("div", "tags", tags.join(" · ")));
     if (gone && !s.away && mayStandIn(m)) {
       const b = el("button", "stand-in", T.t("table.stand_in"));
@@ -96,7 +101,8 @@ export function renderSeats(m) {
     if (e.pile) flags.add(e.pile);
   }
   for (const p of pileNames(m)) {
-    if (!flags.has(p)) continue;
+    // a finished game has no trick to play from it: its place goes with the game
+    if (!flags.has(p) || m.over) continue;
     const d = el("div", "seat pile-seat");
     d.dataset.pile = p;
     placeInside(d, PILE_ANGLE, 49, 0);

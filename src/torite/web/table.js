@@ -23,6 +23,7 @@ import { act, askHint, onHandKey, renderActions, renderPrompt, showWhy } from ".
 import { renderAuction, renderLog, renderSheet, renderStatus } from "./table-side.js";
 import { askTakeOver, openSummary, renderOver, showRules, showSummaries } from "./table-dialogs.js";
 import { fitTable, watchFit } from "./table-fit.js";
+import { setupHandTools } from "./table-hand.js";
 
 const storeKey = "torite.seat." + tableId;
 let ws = null;
@@ -374,6 +375,7 @@ function init() {
   T.apply();
   const refillPause = setupPause();
   const showSound = setupSound();
+  const refillHandTools = setupHandTools(() => { if (S.last) renderActions(); });
   setupMenu();
   watchFit();
   T.bindSwitch($("lang"), () => {
@@ -382,6 +384,7 @@ function init() {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "lang", lang: T.getLang() }));
     refillPause();
     showSound();
+    refillHandTools();
     if (S.last) render(null);
     if (S.onLang) S.onLang();
     if ($("round-dialog").open && S.lastSummary) openSummary(S.lastSummary);
