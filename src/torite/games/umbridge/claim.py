@@ -25,7 +25,7 @@ from torite.cards import SUIT_MASKS, SUITS, iter_bits, mask_of_texts
 from torite.engine.base import Action, IllegalAction, Refusal
 from torite.engine.kit.declarations import PLAY
 
-from .deal import DUMMY_STEP, follow, trick_order
+from .deal import DUMMY, DUMMY_STEP, follow, trick_order
 
 CLAIM: Final = Action("claim")
 ACCEPT: Final = Action("accept")
@@ -131,7 +131,7 @@ def claim_refusal(state: Any, seat: int, action: Action) -> Refusal | None:
         return Refusal("claims_off")
     if action.cards or action.arg:
         return Refusal("claim_alone")
-    if state.phase != PLAY or seat != state.turn:
+    if state.phase not in (PLAY, DUMMY) or seat != state.turn:
         return Refusal("not_your_turn")
     if state.trick:
         return Refusal("claim_on_lead")

@@ -602,13 +602,13 @@ class UmbridgeState(TrickState[Umbridge]):
         return out
 
     def apply(self, seat: int, action: Action) -> None:
-        if action.kind == "claim" and self.phase == PLAY:
+        if action.kind == "claim" and self.phase in (PLAY, DUMMY):  # in trick play
             make_claim(self, seat, action)
         else:
             super().apply(seat, action)
 
     def refusal(self, seat: int, action: Action) -> Refusal | None:
-        if action.kind == "claim" and self.phase == PLAY:
+        if action.kind == "claim" and self.phase in (PLAY, DUMMY):  # in trick play
             return claim_refusal(self, seat, action)
         return super().refusal(seat, action)
 
