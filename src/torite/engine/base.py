@@ -86,6 +86,10 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     house: bool = False
+    #: the value a table people play at (the web lobby, ``torite play``) starts from, when it
+    #: differs from ``default``: the research default stays what the adapters and the recorded
+    #: fingerprints rely on (Umbridge's ``claims``: off for research, on at a table)
+    table: Any = None
 
     def __post_init__(self) -> None:
         if self.house and (type(self.default) is not int or self.minimum is None or self.maximum is None
@@ -142,7 +146,14 @@ class OptionSpec:
             d["maximum"] = self.maximum
         if self.house:
             d["house"] = True
+        if self.table is not None:
+            d["table"] = self.table
         return d
+
+
+def table_options(specs: Sequence[OptionSpec]) -> dict[str, Any]:
+    """The options a table people play at sets unless told otherwise (:attr:`OptionSpec.table`)."""
+    return {s.name: s.table for s in specs if s.table is not None}
 
 
 def house_rule(name: str, default: int, help: str, minimum: int, maximum: int) -> OptionSpec:

@@ -117,7 +117,7 @@ class Umbridge(TrickGame):
         OptionSpec("deals", 12, "a rubber still unfinished after this many deals stops and is scored "
                    "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
         OptionSpec("claims", False, "the player on lead may claim the remaining tricks, at most "
-                   f"{CLAIM_TRICKS} from the end; the other accepts or refuses (U19)"),
+                   f"{CLAIM_TRICKS} from the end; the other accepts or refuses (U19)", table=True),
         house_rule("rubber_two_nil", 700, "the rubber bonus for winning 2 games to 0", 0, 2000),
         house_rule("rubber_two_one", 500, "the rubber bonus for winning 2 games to 1", 0, 2000),
         house_rule("part_score_bonus", 50, "Chicago: the bonus of a made part-score", 0, 500),
