@@ -211,3 +211,14 @@ def test_the_judge_is_exact_on_small_positions(claimer: str, defender: str, dumm
                                                second: bool, trump: int, holds: bool) -> None:
     assert wins_all(mask(*claimer.split()), mask(*defender.split()), mask(*dummy.split()), controls, second,
                     trump) is holds
+
+
+@pytest.mark.parametrize("level", ["easy", "hard", "ismcts", "pimc"])
+def test_no_bot_level_claims(level: str) -> None:
+    from torite.bots.registry import make_bot
+    state = trumps_to_the_end()
+    for seed in range(30 if level == "easy" else 4):  # easy: a quarter of its choices are random
+        bot = make_bot(level, state.game, 0, seed)
+        if hasattr(bot, "iterations"):
+            bot.iterations = 20
+        assert bot.act(state.observation(0), state.legal_actions(0)).kind == "play"

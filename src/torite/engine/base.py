@@ -238,6 +238,9 @@ class Game(ABC):
     #: long, noisy rollout (Mighty's election, kitty and friend), where a search with random
     #: rollouts does worse than the rules of thumb it would otherwise beat.
     RULE_BOT_PHASES: ClassVar[frozenset[str]] = frozenset()
+    #: Kinds of action the bots but ``random`` never choose (Umbridge's ``claim``: a claim the
+    #: bot has not proven would be a guess, and a search's random rollouts accept half of them).
+    BOT_SKIPS: ClassVar[frozenset[str]] = frozenset()
     #: The house rules (:func:`house_rule`) the rule-of-thumb bot reads: changed, they change its
     #: play; ``compare`` says which changed value a bot it plays leaves unread.
     BOT_READS: ClassVar[frozenset[str]] = frozenset()

@@ -129,6 +129,7 @@ class Umbridge(TrickGame):
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
     RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE, CLAIM_PHASE})  # a claim: judged exactly
+    BOT_SKIPS = frozenset({"claim"})  # bots do not claim (U19)
     DEAL_EXTRAS = ("respread",)
     PHASES = (
         Phase(UMBRAGE_PHASE, (Word("umbrage"), Word("keep")), simultaneous=True),  # both at once (U3)
