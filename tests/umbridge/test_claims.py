@@ -222,3 +222,15 @@ def test_no_bot_level_claims(level: str) -> None:
         if hasattr(bot, "iterations"):
             bot.iterations = 20
         assert bot.act(state.observation(0), state.legal_actions(0)).kind == "play"
+
+
+def test_both_faces_show_the_claim_as_a_button_beside_the_hand_and_the_answer_as_two_buttons() -> None:
+    from torite.cards import iter_bits
+    from torite.present.decision import group, phase_of
+    state = trumps_to_the_end()
+    phases = state.game.phases()
+    d = group(phase_of(phases, "play"), state.legal_actions(0), list(iter_bits(state.hands[0])))
+    assert [a.kind for a in d.buttons] == ["claim"] and len(d.playable) == CLAIM_TRICKS
+    act(state, (0, "claim"))
+    d = group(phase_of(phases, "claim"), state.legal_actions(1), list(iter_bits(state.hands[1])))
+    assert [a.kind for a in d.buttons] == ["accept", "refuse"] and not d.playable
