@@ -99,7 +99,7 @@ def test_a_claim_is_offered_only_on_lead_in_the_last_four_tricks() -> None:
 def test_an_accepted_claim_scores_exactly_as_playing_the_tricks_out() -> None:
     claimed, played = trumps_to_the_end(), trumps_to_the_end()
     act(claimed, (0, "claim"))
-    assert claimed.phase == "claim" and claimed.to_act() == (1,) and claimed.claimer == 0
+    assert claimed.phase == "claim" and claimed.to_act() == (1,) and claimed.claim[0] == 0
     assert [a.kind for a in claimed.legal_actions(1)] == ["accept", "refuse"]
     act(claimed, (1, "accept"))
     play_out_low(played)
@@ -131,7 +131,7 @@ def test_a_refused_claim_plays_on_and_the_claimer_may_claim_again_only_at_the_ne
     hands, won = list(state.hands), list(state.tricks_won)
     act(state, (0, "claim"), (1, "refuse"))
     assert state.phase == "play" and state.turn == 0 and state.hands == hands and state.tricks_won == won
-    assert state.claimer is None and CLAIM not in state.legal_actions(0)
+    assert state.claim[0] == -1 and CLAIM not in state.legal_actions(0)
     with pytest.raises(IllegalAction) as e:
         state.apply(0, CLAIM)
     assert e.value.refusal is not None and e.value.refusal.rule == "claim_once_a_trick"
@@ -151,7 +151,7 @@ def test_the_answer_is_refused_when_it_is_not_an_answer() -> None:
     for seat, action in ((0, "accept"), (1, "play 2H"), (1, "claim")):
         with pytest.raises(IllegalAction):
             state.apply(seat, Action.parse(action))
-        assert state.phase == "claim" and state.claimer == 0
+        assert state.phase == "claim" and state.claim[0] == 0
 
 
 def test_a_claim_reveals_nothing() -> None:
@@ -162,7 +162,7 @@ def test_a_claim_reveals_nothing() -> None:
     new = [e for e in state.events if e.kind.startswith("claim")]
     assert new and all("card" not in e.data and "cards" not in e.data for e in new)
     obs = state.observation(1)
-    assert obs["claimer"] == 0 and obs["phase"] == "claim"
+    assert obs["claim"] == [0, -1] and obs["phase"] == "claim"
     act(state, (1, "refuse"))
     assert [state.known_cards(s) for s in (0, 1, None)] == known
 

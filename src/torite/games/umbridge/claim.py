@@ -97,7 +97,7 @@ def wins_all(claimer: int, defender: int, dummy: int, claimer_controls: bool, du
 def claim_holds(obs: Mapping[str, Any], seat: int) -> bool:
     """Whether the claim of ``seat``'s opponent (``obs["claimer"]``) wins every remaining trick in
     every deal consistent with ``seat``'s observation ``obs`` (see the module's note)."""
-    claimer = obs["claimer"]
+    claimer = obs["claim"][0]
     hand = mask_of_texts(obs["hand"])
     dummy = mask_of_texts(obs["dummy"] or [])
     played = 0
@@ -137,7 +137,7 @@ def claim_refusal(state: Any, seat: int, action: Action) -> Refusal | None:
         return Refusal("claim_on_lead")
     if state.hands[seat].bit_count() > CLAIM_TRICKS:
         return Refusal("claim_too_early", {"tricks": CLAIM_TRICKS})
-    if state.claim_refused == len(state.history):
+    if state.claim[1] == len(state.history):
         return Refusal("claim_once_a_trick")
     return None
 
@@ -149,7 +149,7 @@ def make_claim(state: Any, seat: int, action: Action) -> None:
     if why is not None:
         raise IllegalAction(f"seat {seat} may not claim now ({why.rule}"
                             + "".join(f", {k} {v}" for k, v in why.data.items()) + ")", why)
-    state.claimer = seat
+    state.claim = [seat, state.claim[1]]
     state.phase = CLAIM_PHASE
     state.turn = 1 - seat
     state.emit("claim", seat, {"tricks": state.hands[seat].bit_count()})
@@ -158,16 +158,16 @@ def make_claim(state: Any, seat: int, action: Action) -> None:
 def answer_claim(state: Any, seat: int, action: Action) -> None:
     """Accepted, every trick left is the claimer's and the deal is scored; refused, the claimer
     plays on from the same position and may not claim again in this trick."""
-    claimer = state.claimer
+    claimer = state.claim[0]
     left = state.hands[claimer].bit_count()
-    state.claimer = None
     if action.kind == "accept":
         won = state.tricks_won
         won[claimer] = won[claimer] + left
+        state.claim = [-1, -1]
         state.emit("claim_accepted", seat, {"claimer": claimer, "tricks": left})
         state.end_round()
         return
-    state.claim_refused = len(state.history)
+    state.claim = [-1, len(state.history)]
     state.emit("claim_refused", seat, {"claimer": claimer})
     state.phase = PLAY
     state.turn = claimer

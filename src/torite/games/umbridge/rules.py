@@ -163,8 +163,9 @@ class Umbridge(TrickGame):
         Field("discarded", CARDS, private=True),  # this seat's own discards
         Field("dummy_exposed", BOOL),             # the dummy is face up (U2)
         Field("dummy_by", SEAT),                  # who plays the dummy in the current trick
-        Field("claimer", SEAT),                   # who claims the rest, while the other answers (U19)
-        Field("claim_refused", INT),              # the trick in which a claim was refused (-1: none)
+        # U19: [the claimer while the other answers, the trick in which a claim was refused], -1
+        # for none; a list, which the adapters' observation vector leaves out (unchanged by claims)
+        Field("claim", LIST),
         Field("above", INTS),                     # per seat, above the line this rubber
         Field("below", LIST),                     # per game [seat 0, seat 1] below the line
         Field("games", INTS),                     # games won this rubber
@@ -237,8 +238,7 @@ class UmbridgeState(TrickState[Umbridge]):
     discarded: list[int]
     dummy_exposed: bool
     dummy_by: int | None
-    claimer: int | None
-    claim_refused: int
+    claim: list[int]
     above: list[int]
     below: list[list[int]]
     games: list[int]
@@ -293,8 +293,8 @@ class UmbridgeState(TrickState[Umbridge]):
         self.exchanges = []
         self.drawn = [0, 0]
         self.discarded = [0, 0]
-        self.dummy_by = self.claimer = None
-        self.claim_refused = -1
+        self.dummy_by = None
+        self.claim = [-1, -1]
         self.honours_held = [0, 0]
         self.dummy_exposed = False
         self.vulnerable = self.vulnerability()
