@@ -234,3 +234,12 @@ def test_both_faces_show_the_claim_as_a_button_beside_the_hand_and_the_answer_as
     act(state, (0, "claim"))
     d = group(phase_of(phases, "claim"), state.legal_actions(1), list(iter_bits(state.hands[1])))
     assert [a.kind for a in d.buttons] == ["accept", "refuse"] and not d.playable
+
+
+def test_claims_are_off_for_research_and_on_at_a_table() -> None:
+    from torite.engine.base import table_options
+    from torite.games.umbridge.rules import Umbridge
+    spec = next(s for s in Umbridge.OPTIONS if s.name == "claims")
+    assert spec.default is False and spec.describe()["table"] is True
+    assert table_options(Umbridge.OPTIONS) == {"claims": True}
+    assert make_game("umbridge", table_options(Umbridge.OPTIONS)).options["claims"] is True
