@@ -87,3 +87,16 @@ def test_a_claim_is_offered_on_lead_answered_by_the_other_and_refused_once_a_tri
     assert refused and accepted, "a claim was never offered twice on lead in the last tricks"
     for p in pages:
         p.wait_for_function("document.getElementById('table').dataset.over === '1'")
+
+
+def test_the_lobby_starts_umbridges_claims_on_and_hearts_has_none(server: str, browser: Browser) -> None:
+    page = new_page(browser)
+    page.goto(server + "/")
+    page.wait_for_selector("#seat-1")
+    page.click("#game-list button[data-game='umbridge']")
+    page.wait_for_selector("#opt-claims")
+    assert page.is_checked("#opt-claims")  # the table's value, not the research default
+    assert page.inner_text("label[for='opt-claims']") == "Claims"
+    page.click("#game-list button[data-game='hearts']")
+    page.wait_for_selector("label[for^='opt-']")
+    assert not page.locator("#opt-claims").count()
