@@ -27,7 +27,7 @@ def test_the_game_is_two_players_with_13_cards_each_a_dummy_and_a_bridge() -> No
     game = make_game("umbridge")
     assert isinstance(game, Umbridge) and game.num_players == 2 and game.hand_size == 13
     assert dict(game.options) == {"dummy_control": "non_leader", "scoring": "rubber", "honours": False, "deals": 12,
-                                  "rubber_two_nil": 700, "rubber_two_one": 500, "part_score_bonus": 50}
+                                  "claims": False, "rubber_two_nil": 700, "rubber_two_one": 500, "part_score_bonus": 50}
     state = start([SPADES_TO_0])
     assert len(state.dummy) == len(state.bridge) == 13 and state.discards == []
 

@@ -26,7 +26,9 @@ class EasyBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         if self.rng.random() < self.MISTAKE_RATE:
-            return legal[self.rng.randrange(len(legal))]
+            skips = self.game.BOT_SKIPS
+            pick = [a for a in legal if a.kind not in skips] or list(legal) if skips else legal
+            return pick[self.rng.randrange(len(pick))]
         return self.inner.act(obs, legal)
 
 

@@ -231,6 +231,9 @@ class SearchBot(Bot):
 
     def act(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         self.last_exact = False
+        skips = self.game.BOT_SKIPS
+        if skips and any(a.kind in skips for a in legal):
+            legal = [a for a in legal if a.kind not in skips] or legal  # never a claim (BOT_SKIPS)
         if len(legal) == 1:
             self.last_iterations = 0
             self.last_root = {}

@@ -15,7 +15,7 @@ from torite import __version__
 from torite.bots import BotError, parse_bots
 from torite.build import build_name
 from torite.cli.common import CliError, Progress, add_game_module_argument, load_game_modules, parse_options
-from torite.engine.base import OptionError
+from torite.engine.base import OptionError, table_options
 from torite.engine.registry import game_class, game_ids, make_game
 from torite.parallel import add_backend_arguments
 from torite.present import labels
@@ -47,7 +47,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         return _resume(args)
     if args.game is None:
         raise CliError("name the game to play (torite games lists them), or --resume RECORD")
-    game = make_game(args.game, parse_options(args.option))
+    # a table's options (claims in Umbridge) unless -o says otherwise
+    game = make_game(args.game, {**table_options(game_class(args.game).OPTIONS), **parse_options(args.option)})
     n = game.num_players
     if not 0 <= args.seat < n:
         raise CliError(f"--seat must be from 0 to {n - 1}")

@@ -86,6 +86,10 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     house: bool = False
+    #: the value a table people play at (the web lobby, ``torite play``) starts from, when it
+    #: differs from ``default``: the research default stays what the adapters and the recorded
+    #: fingerprints rely on (Umbridge's ``claims``: off for research, on at a table)
+    table: Any = None
 
     def __post_init__(self) -> None:
         if self.house and (type(self.default) is not int or self.minimum is None or self.maximum is None
@@ -142,7 +146,14 @@ class OptionSpec:
             d["maximum"] = self.maximum
         if self.house:
             d["house"] = True
+        if self.table is not None:
+            d["table"] = self.table
         return d
+
+
+def table_options(specs: Sequence[OptionSpec]) -> dict[str, Any]:
+    """The options a table people play at sets unless told otherwise (:attr:`OptionSpec.table`)."""
+    return {s.name: s.table for s in specs if s.table is not None}
 
 
 def house_rule(name: str, default: int, help: str, minimum: int, maximum: int) -> OptionSpec:
@@ -227,6 +238,9 @@ class Game(ABC):
     #: long, noisy rollout (Mighty's election, kitty and friend), where a search with random
     #: rollouts does worse than the rules of thumb it would otherwise beat.
     RULE_BOT_PHASES: ClassVar[frozenset[str]] = frozenset()
+    #: Kinds of action the bots but ``random`` never choose (Umbridge's ``claim``: a claim the
+    #: bot has not proven would be a guess, and a search's random rollouts accept half of them).
+    BOT_SKIPS: ClassVar[frozenset[str]] = frozenset()
     #: The house rules (:func:`house_rule`) the rule-of-thumb bot reads: changed, they change its
     #: play; ``compare`` says which changed value a bot it plays leaves unread.
     BOT_READS: ClassVar[frozenset[str]] = frozenset()

@@ -27,7 +27,7 @@
     } else if (opt.type === "bool") {
       input = document.createElement("input");
       input.type = "checkbox";
-      input.checked = !!opt.default;
+      input.checked = !!(opt.table ?? opt.default);  // a table's value (Umbridge's claims) first
     } else if (opt.type === "int") {
       input = document.createElement("input");
       input.type = "number";

@@ -25,6 +25,7 @@ from torite.cards import SUIT_MASKS, SUITS, card_str, iter_bits, mask_of_texts
 from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 
+from .claim import ACCEPT, CLAIM_PHASE, REFUSE, claim_holds
 from .deal import DUMMY_STEP, follow, trick_order
 from .rules import winning_index
 from .scoring import DENOMS
@@ -81,7 +82,11 @@ class UmbridgeBot(Bot):
             return self._call(obs, legal, hand)
         if phase == "exchange":
             return self._exchange(obs, legal, hand)
-        return self._play(obs, legal, hand)
+        if phase == CLAIM_PHASE:  # accepted only when it holds in every deal it may be (U19)
+            holds = claim_holds(obs, self.seat)
+            self.reason = Reason("claim_holds" if holds else "claim_fails")
+            return ACCEPT if holds else REFUSE
+        return self._play(obs, [a for a in legal if a.kind == "play"], hand)  # it never claims
 
     # ------------------------------------------------------------ before the play
     def _umbrage(self, hand: int, legal: Sequence[Action]) -> Action:

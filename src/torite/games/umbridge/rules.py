@@ -16,7 +16,7 @@ dealt again when someone takes umbrage; see the rules page).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
@@ -50,8 +50,17 @@ from torite.engine.kit import (
 # module that defines it, which this module must have imported
 from torite.engine.kit.game import TrickGame
 from torite.engine.phases import Bid, Card, Contract, Ladder, Phase, Word
-from torite.engine.summary import row, summary
 from torite.engine.trick import plain_winner, play_actions
+from torite.games.umbridge.claim import (
+    ACCEPT,
+    CLAIM,
+    CLAIM_PHASE,
+    CLAIM_TRICKS,
+    REFUSE,
+    answer_claim,
+    claim_refusal,
+    make_claim,
+)
 from torite.games.umbridge.deal import (
     AUCTION,
     BID_RANK,
@@ -80,16 +89,12 @@ from torite.games.umbridge.deal import (
     trick_order,
     trump_of,
 )
+from torite.games.umbridge.score_deal import score_deal
 from torite.games.umbridge.scoring import (
     DENOMS,
-    GAME,
     best_payment,
-    chicago_bonus,
     chicago_vulnerable,
-    contract_score,
     honours_points,
-    rubber_bonus,
-    trick_points,
     unfinished_bonus,
 )
 
@@ -111,6 +116,8 @@ class Umbridge(TrickGame):
         OptionSpec("honours", False, "score honours held in a player's hand (rubber scoring only)"),
         OptionSpec("deals", 12, "a rubber still unfinished after this many deals stops and is scored "
                    "as unfinished (0: no limit; rubber scoring only)", minimum=0, maximum=100),
+        OptionSpec("claims", False, "the player on lead may claim the remaining tricks, at most "
+                   f"{CLAIM_TRICKS} from the end; the other accepts or refuses (U19)", table=True),
         house_rule("rubber_two_nil", 700, "the rubber bonus for winning 2 games to 0", 0, 2000),
         house_rule("rubber_two_one", 500, "the rubber bonus for winning 2 games to 1", 0, 2000),
         house_rule("part_score_bonus", 50, "Chicago: the bonus of a made part-score", 0, 500),
@@ -121,7 +128,8 @@ class Umbridge(TrickGame):
     BOT = "torite.games.umbridge.bot:UmbridgeBot"
     # the search levels leave the umbrage, the auction and the draws to the rule bot: random
     # playouts go down in every contract, so a search values any bid at +1000 and overbids
-    RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE})
+    RULE_BOT_PHASES = frozenset({UMBRAGE_PHASE, AUCTION, EXCHANGE, CLAIM_PHASE})  # a claim: judged exactly
+    BOT_SKIPS = frozenset({"claim"})  # bots do not claim (U19)
     DEAL_EXTRAS = ("respread",)
     PHASES = (
         Phase(UMBRAGE_PHASE, (Word("umbrage"), Word("keep")), simultaneous=True),  # both at once (U3)
@@ -130,6 +138,7 @@ class Umbridge(TrickGame):
         Phase(EXCHANGE, (Card("discard"), Word("done"))),  # bridge draws: discard, then draw
         Phase(PLAY, (Card("play"),)),
         Phase(DUMMY, (Card("play", from_="dummy"),)),  # the dummy's card, by its controller
+        Phase(CLAIM_PHASE, (Word("accept"), Word("refuse"))),  # the answer to a claim (U19)
     )
     PILES = (
         Pile("dummy", seen=seen_when("dummy_exposed"), deal=HAND),
@@ -154,6 +163,9 @@ class Umbridge(TrickGame):
         Field("discarded", CARDS, private=True),  # this seat's own discards
         Field("dummy_exposed", BOOL),             # the dummy is face up (U2)
         Field("dummy_by", SEAT),                  # who plays the dummy in the current trick
+        # U19: [the claimer while the other answers, the trick in which a claim was refused], -1
+        # for none; a list, which the adapters' observation vector leaves out (unchanged by claims)
+        Field("claim", LIST),
         Field("above", INTS),                     # per seat, above the line this rubber
         Field("below", LIST),                     # per game [seat 0, seat 1] below the line
         Field("games", INTS),                     # games won this rubber
@@ -167,6 +179,13 @@ class Umbridge(TrickGame):
     def hand_size(self) -> int:
         return HAND
 
+    def phases(self) -> tuple[Phase, ...]:
+        """With ``claims``, the play offers ``claim`` and a claim is answered (U19); without, the
+        declared phases but the answer (the schema of a game without claims is unchanged)."""
+        if self.options["claims"]:
+            return tuple(Phase(PLAY, (Card("play"), Word("claim"))) if p.name == PLAY else p for p in self.PHASES)
+        return tuple(p for p in self.PHASES if p.name != CLAIM_PHASE)
+
     def most_rounds(self) -> int | None:
         """Chicago's four deals, or a rubber's ``deals`` (0: none, a rubber ends when it is won)."""
         return 4 if self.options["scoring"] == CHICAGO else (int(self.options["deals"]) or None)
@@ -176,7 +195,8 @@ class Umbridge(TrickGame):
         declarer, the best contract result of the table (below and above the line) with the
         largest end bonus (the rubber's 700, or 300 and 100 unfinished; Chicago's game bonus);
         as defender, 13 undertricks redoubled and vulnerable (7,600), with the unfinished bonus;
-        honours 150 on top.  Decisions: 2 umbrage choices; in the auction at most 35 rising bids,
+        honours 150 on top.  Decisions (with ``claims``, a claim and its answer in each of the last
+        tricks on top): 2 umbrage choices; in the auction at most 35 rising bids,
         a repeat after each draw round in which a card was drawn (at most 13, the bridge), a
         double and a redouble after each of those, 2 passes before a contract and one after it
         for each draw round (at most 14) and the last; in the draw rounds 2 ``done`` each and at
@@ -184,7 +204,8 @@ class Umbridge(TrickGame):
         o = self.options
         rubber = max(o["rubber_two_nil"], o["rubber_two_one"])
         return Bounds((0, best_payment(o["scoring"] == CHICAGO, o["honours"], rubber, o["part_score_bonus"])),
-                      2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39)
+                      2 + 35 + 13 + 2 * (35 + 13) + 2 + 14 + 2 * 14 + 13 + 39
+                      + (2 * CLAIM_TRICKS if o["claims"] else 0))
 
     def _check_options(self) -> None:
         super()._check_options()
@@ -217,6 +238,7 @@ class UmbridgeState(TrickState[Umbridge]):
     discarded: list[int]
     dummy_exposed: bool
     dummy_by: int | None
+    claim: list[int]
     above: list[int]
     below: list[list[int]]
     games: list[int]
@@ -230,6 +252,7 @@ class UmbridgeState(TrickState[Umbridge]):
         self.chicago: bool = opts["scoring"] == CHICAGO
         self.honours: bool = bool(opts["honours"]) and not self.chicago
         self.deal_limit: int = opts["deals"]
+        self.claims: bool = bool(opts["claims"])
 
     def start_game(self) -> None:
         self.above, self.below, self.games = [0, 0], [[0, 0]], [0, 0]  # the rubber's score sheet
@@ -271,6 +294,7 @@ class UmbridgeState(TrickState[Umbridge]):
         self.drawn = [0, 0]
         self.discarded = [0, 0]
         self.dummy_by = None
+        self.claim = [-1, -1]
         self.honours_held = [0, 0]
         self.dummy_exposed = False
         self.vulnerable = self.vulnerability()
@@ -571,82 +595,33 @@ class UmbridgeState(TrickState[Umbridge]):
         if self.from_dummy[win]:
             self.counters["dummy_tricks"] += 1  # won by the dummy's card, for its controller
 
+    # --------------------------------------------------------------- claims (U19: claim.py)
+    def legal_actions(self, seat: int) -> Sequence[Action]:
+        out = super().legal_actions(seat)
+        if self.claims and self.phase == PLAY and out and claim_refusal(self, seat, CLAIM) is None:
+            return (*out, CLAIM)
+        return out
+
+    def apply(self, seat: int, action: Action) -> None:
+        if action.kind == "claim" and self.phase in (PLAY, DUMMY):  # in trick play
+            make_claim(self, seat, action)
+        else:
+            super().apply(seat, action)
+
+    def refusal(self, seat: int, action: Action) -> Refusal | None:
+        if action.kind == "claim" and self.phase in (PLAY, DUMMY):  # in trick play
+            return claim_refusal(self, seat, action)
+        return super().refusal(seat, action)
+
+    def legal_claim(self, seat: int) -> list[Action]:
+        return [ACCEPT, REFUSE]
+
+    def apply_claim(self, seat: int, action: Action) -> None:
+        answer_claim(self, seat, action)
+
     # --------------------------------------------------------------- scoring (§8)
     def score_round(self) -> dict[str, Any]:
-        counters = self.counters
-        if self.contract is None:
-            counters["passed_out"] += 1
-            end = self.unfinished()
-            return {"contract": None, **end, "summary": summary(
-                [row("unfinished", end["unfinished"])] if "unfinished" in end else [])}
-        assert self.declarer is not None
-        declarer, defender = self.declarer, 1 - self.declarer
-        level, denom = self.contract
-        vul = self.vulnerable
-        tricks = self.tricks_won[declarer]
-        cs = contract_score(level, denom, self.doubled, vul[declarer], tricks)
-        points = [0, 0]
-        points[declarer] += cs.below + cs.declarer_above
-        points[defender] += cs.defender_above
-        above = [0, 0]
-        above[declarer] += cs.declarer_above
-        above[defender] += cs.defender_above
-        honours = list(self.honours_held) if self.honours else [0, 0]
-        bonus = [0, 0]
-        game_won = None
-        if self.chicago:
-            bonus[declarer] = chicago_bonus(cs, vul[declarer], self.game.options["part_score_bonus"])
-        else:
-            below = [*self.below[-1]]
-            below[declarer] += cs.below
-            games = list(self.games)
-            if below[declarer] >= GAME:
-                games[declarer] += 1
-                game_won = declarer
-            self.below = [*self.below[:-1], below]
-            if game_won is not None and max(games) < 2:
-                self.below = [*self.below, [0, 0]]  # a new game starts afresh (§8.2)
-            self.games = games
-            if max(games) >= 2:
-                o = self.game.options
-                bonus = rubber_bonus(games, o["rubber_two_nil"], o["rubber_two_one"])
-        for s in range(2):
-            above[s] += honours[s] + bonus[s]
-            points[s] += honours[s] + bonus[s]
-        self.above = [a + b for a, b in zip(self.above, above)]
-        for s in range(2):
-            self.round_points[s] += points[s]
-        counters["contract_level"] += level
-        counters["no_trump"] += denom == "NT"
-        counters["doubled"] += self.doubled > 0
-        counters["made"] += cs.made
-        counters["umbrage"] += sum(self.umbrage)
-        counters["bridge_draws"] += sum(self.drawn)
-        counters["honour_points"] += sum(honours)
-        end = self.unfinished()
-
-        def by_side(to_declarer: int, to_defender: int = 0) -> list[int]:
-            out = [0, 0]
-            out[declarer], out[defender] = to_declarer, to_defender
-            return out
-
-        rows = [row("tricks", by_side(tricks, 13 - tricks), adds=False),
-                row("contract", by_side(cs.below)), row("overtricks", by_side(cs.overtricks)),
-                row("insult", by_side(cs.insult)), row("slam", by_side(cs.slam)),
-                row("undertricks", by_side(0, cs.undertricks)), row("honours", honours),
-                row("bonus", bonus)]
-        if "unfinished" in end:
-            rows.append(row("unfinished", end["unfinished"]))
-        need = 6 + level
-        per = trick_points(1, denom) - (10 if denom == "NT" else 0)
-        return {"contract": str(self.contract), "declarer": declarer, "doubled": self.doubled, "tricks": tricks,
-                # the contract's value written out (§8.1): level × per trick (+10 at no trump), doubled
-                "need": need, "down": max(0, need - tricks), "per_trick": per, "nt_first": 10 if denom == "NT" else 0,
-                "trick_value": trick_points(level, denom), "factor": 1 << self.doubled,
-                "made": cs.made, "below": cs.below, "overtricks": cs.overtricks, "insult": cs.insult,
-                "slam": cs.slam, "undertricks": cs.undertricks, "honours": honours,
-                "vulnerable": list(vul), "game_won": game_won,
-                "bonus": bonus, **end, "summary": summary(rows)}
+        return score_deal(self)
 
     def unfinished(self) -> dict[str, Any]:
         """A rubber stopped by the ``deals`` option before anyone won two games (§8.7)."""
