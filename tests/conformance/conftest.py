@@ -15,7 +15,16 @@ from .harness import Case, cases
 #: listed here for a while, whole (``"kaedama"``) or under one option set (its case id, as
 #: pytest shows it: ``"kaedama[blind,double]"``).  Strict: once the game is fixed its test
 #: passes, the xfail turns into a failure, and the entry must go.
-KNOWN_FAILURES: dict[tuple[str, str], str] = {}
+KNOWN_FAILURES: dict[tuple[str, str], str] = {
+    # the round summary's rows state the default values of house rules (issue 38.2: the
+    # explanations that state a number a house rule changes), found by the house-rule cases
+    ("test_every_round_summary_recomputes_from_its_rows", "good-cop[joker=wild,penalty_points=3]"):
+        "the summary's nets count a penalty card at 1, not at the house rules' penalty_points",
+    ("test_every_round_summary_recomputes_from_its_rows",
+     "mighty[deal_miss=half_point,all_pass=min12,discards_count=False,joker_first_trick=forbidden,lone_share=2,"
+     "mighty_when_spades=CA,doubling=3]"):
+        "the summary's doublings multiply by 2, not by the house rules' doubling",
+}
 
 #: Checks that cannot apply to a case, (test name, game id or case id) -> why: skipped with the
 #: reason, never silently (a game of one-card hands never refuses a card of its hand, so the

@@ -101,17 +101,39 @@ class Case:
         return [base + i for i in range(count)]
 
 
+def house_values(specs: Sequence[OptionSpec]) -> dict[str, int]:
+    """Every house rule (``OptionSpec.house``) away from its default, within its bounds: halfway
+    to its maximum (to its minimum when the default is the maximum)."""
+    out = {}
+    for s in specs:
+        if s.house and s.minimum is not None and s.maximum is not None:
+            out[s.name] = (s.default + s.maximum + 1) // 2 if s.maximum > s.default else (s.default + s.minimum) // 2
+    return out
+
+
 @cache
 def cases() -> tuple[Case, ...]:
     """Every registered game under every option combination that changes its rules (a
-    combination refused by a constraint between options is left out)."""
+    combination refused by a constraint between options is left out), and, for a game with
+    house rules, one case more: every house rule changed (``house_values``) on top of the
+    combination with the most options changed, so that house rules that count only under an
+    option (a Seconds edition, Chicago scoring) count there."""
     out = []
     for game_id in game_ids():
-        for options in option_combinations(game_class(game_id).OPTIONS, seed=game_id):
+        mine: list[dict[str, Any]] = []
+        specs = game_class(game_id).OPTIONS
+        for options in option_combinations(specs, seed=game_id):
             try:
                 make_game(game_id, options)
             except OptionError:
                 continue
+            mine.append(options)
+            out.append(Case(game_id, tuple(options.items())))
+        house = house_values(specs)
+        if house and mine:
+            richest = max(mine, key=lambda o: sum(o[s.name] != s.default for s in specs if s.name in o))
+            options = richest | house
+            make_game(game_id, options)  # within the bounds: a refusal here is a bug in the game
             out.append(Case(game_id, tuple(options.items())))
     return tuple(out)
 

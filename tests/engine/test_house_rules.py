@@ -39,6 +39,8 @@ BOT_CHANGES: dict[str, tuple[int, dict[str, int]]] = {
     "trick-of-the-dead": (0, {"club_points": -6}),
     "kaedama": (1, {"reversal_points": 5}),
     "good-cop": (0, {"penalty_points": 5}),
+    "mighty": (33, {"doubling": 4}),
+    "umbridge": (0, {"rubber_two_nil": 0, "rubber_two_one": 0}),
 }
 
 #: rounds to play where the house rules count only in a later round (Seconds' eighth deal)
@@ -145,12 +147,14 @@ def test_hearts_scores_a_heart_and_the_queen_at_the_house_values() -> None:
         assert list(state.result().round_scores[0]) == points
 
 
-def first_different_choice(game_id: str, seed: int, options: Mapping[str, Any]) -> tuple[int, str, str] | None:
+def first_different_choice(game_id: str, seed: int, options: Mapping[str, Any],
+                           base: Mapping[str, Any] | None = None) -> tuple[int, str, str] | None:
     """Two games of ``normal`` bots in lockstep, one under the defaults and one under
     ``options``, the same seed and bot generators: at each decision both bots choose on their
     own state, and while they agree the same action goes to both.  The first decision where they
-    differ (its index and the two choices), or None if they never do."""
-    games = [make_game(game_id), make_game(game_id, dict(options))]
+    differ (its index and the two choices), or None if they never do.  ``base``: options of
+    both games (the defaults otherwise), under which the house rules count."""
+    games = [make_game(game_id, dict(base or {})), make_game(game_id, {**(base or {}), **options})]
     states = [g.new_state(seed, max_rounds=1) for g in games]
     bots = [[make_bot("normal", g, s, random.Random(seed * 7 + s)) for s in range(g.num_players)] for g in games]
     step = 0

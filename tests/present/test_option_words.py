@@ -11,14 +11,18 @@ test is for).  An option a newcomer's explanation mentions belongs here.
 
 from __future__ import annotations
 
+import json
 import random
+import tempfile
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from torite.engine import game_class, make_game
-from torite.present.labels import Labels, languages, load
+from torite.present.labels import LabelError, Labels, languages, load
+from torite.present.labels.files import COMMON_DIR, _load
 
 #: game -> option -> {"about": explanations the value changes ("glossary.<term>", "goal",
 #: "hints.<key>"), value: {lang: (words it must hold, words no explanation may hold)}}
@@ -151,3 +155,40 @@ def test_the_z1_mistake_is_found(lang: str) -> None:
     assert contradictions("trick-of-the-dead", "zombie_doubles", "diamonds", lang, texts)
     assert contradictions("trick-of-the-dead", "zombie_doubles", "diamonds", lang,
                           explanations("trick-of-the-dead", {}, lang, hints=False)) == []
+
+
+#: game -> house rule -> (the explanation that states its number, value -> {lang: the words it
+#: must hold under that value}); the default's words must not appear under another value
+HOUSE_FACTS: dict[str, dict[str, tuple[str, dict[int, dict[str, str]]]]] = {
+    "kaedama": {"reversal_points": ("glossary.reversal", {
+        2: {"en": "scores 2 instead of 1", "ja": "1点ではなく2点", "ko": "1점이 아니라 2점"},
+        4: {"en": "scores 4 instead of 1", "ja": "1点ではなく4点", "ko": "1점이 아니라 4점"},
+        1: {"en": "scores 1, as any trick", "ja": "同じ1点", "ko": "같이 1점"},
+    })},
+}
+
+HOUSE_CASES = [(g, rule, v, lang) for g, rules in HOUSE_FACTS.items() for rule, (_, values) in rules.items()
+               for v in values for lang in languages(game_class(g))]
+
+
+@pytest.mark.parametrize(("game_id", "rule", "value", "lang"), HOUSE_CASES)
+def test_an_explanation_states_the_number_a_house_rule_sets(game_id: str, rule: str, value: int, lang: str) -> None:
+    """The glossary said a reversal scores 2 whatever the table's ``reversal_points``: it says
+    the value in force, and none of the other values' words."""
+    where, values = HOUSE_FACTS[game_id][rule]
+    texts = explanations(game_id, {rule: value}, lang, hints=False)
+    assert values[value][lang] in texts.get(where, ""), (where, texts.get(where))
+    for other, words in values.items():
+        if other != value:
+            assert words[lang] not in texts.get(where, ""), (where, other, texts.get(where))
+
+
+def test_a_glossary_text_takes_only_the_games_options() -> None:
+    """``{name}`` in a glossary text must name an option of the game (a typo would show braces)."""
+    data = json.loads((Path(load(make_game("kaedama"), "en").files[-1])).read_text("utf-8"))
+    data["maps"]["glossary"]["reversal"] = "reversal: it scores {reversal_pionts}"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "labels.en.json"
+        path.write_text(json.dumps(data), "utf-8")
+        with pytest.raises(LabelError, match="reversal_pionts"):
+            _load("kaedama", "Kaedama", "en", str(COMMON_DIR / "labels.en.json"), str(path))

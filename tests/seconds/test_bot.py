@@ -35,12 +35,17 @@ def test_the_bot_plays_legal_whole_games_under_every_option(options: dict[str, A
 
 
 def test_a_trick_is_worth_what_the_deal_pays() -> None:
-    def obs(kind: int, tricks: list[int], mate: int | None) -> dict[str, Any]:
-        return {"seat": 0, "tricks_won": tricks, "deal_kind": kind, "num_players": 4, "your_mate": mate}
+    def obs(kind: int, tricks: list[int], mate: int | None, exact3: int = 10) -> dict[str, Any]:
+        return {"seat": 0, "tricks_won": tricks, "deal_kind": kind, "num_players": 4, "your_mate": mate,
+                "options": {"exact3_points": exact3}}
     assert trick_values(obs(1, [2, 0, 5, 1], 2)) == [6.0, 0.0, 3.0, 0.0]  # evening the split pays
     assert trick_values(obs(6, [3, 0, 0, 0], None)) == [7.0, 0.0, 0.0, 0.0]
     assert trick_values(obs(7, [3, 0, 0, 0], None)) == [-1.0, 0.0, 0.0, 0.0]
     assert trick_values(obs(8, [2, 0, 0, 0], None))[0] > 0 > trick_values(obs(8, [3, 0, 0, 0], None))[0]
+    # deal 8 in the scale of the house rules' exact3_points: dearer, the same signs larger; free, nothing
+    assert trick_values(obs(8, [2, 0, 0, 0], None, 25)) == [2.5, 0.0, 0.0, 0.0]
+    assert trick_values(obs(8, [3, 0, 0, 0], None, 25)) == [-7.5, 0.0, 0.0, 0.0]
+    assert not any(trick_values(obs(8, [2, 0, 0, 0], None, 0)))
 
 
 @pytest.mark.parametrize(("kind", "card"), [(1, "9H"), (6, "9H"), (7, "3H"), (8, "9H")])

@@ -359,14 +359,18 @@
 
   // A game's glossary (labels maps.glossary: id -> "Term: what it means", or variants whose
   // "if" reads the table's options: a term an option changes is explained as the table plays
-  // it), as [term, meaning].
+  // it), as [term, meaning].  "{option}" in a text is the option's value at this table (a house
+  // rule's number, never its default); a text whose option is not known here is left out.
   function glossary(gameId) {
     const g = gameId ? word(gameId, "maps", "glossary") : null;
     const opts = (gameId || null) === currentGame ? currentOptions : {};
     const out = [];
     for (const entry of Object.values(g || {})) {
-      const v = Array.isArray(entry) ? (entry.find((x) => holds(x.if, opts)) || {}).text : entry;
-      const m = /^(.+?)\s*[:：]\s*(.+)$/s.exec(String(v || ""));
+      const raw = Array.isArray(entry) ? (entry.find((x) => holds(x.if, opts)) || {}).text : entry;
+      const slots = [...String(raw || "").matchAll(/\{(\w+)\}/g)].map((x) => x[1]);
+      if (slots.some((k) => !(k in opts))) continue;
+      const v = String(raw || "").replace(/\{(\w+)\}/g, (_, k) => String(opts[k]));
+      const m = /^(.+?)\s*[:：]\s*(.+)$/s.exec(v);
       if (m) out.push([m[1], m[2]]);
     }
     return out.sort((a, b) => b[0].length - a[0].length);

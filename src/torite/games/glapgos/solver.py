@@ -42,17 +42,20 @@ class OutOfBudget(Exception):
     """The solver visited more nodes than it was allowed."""
 
 
-def bonus_after(points: Sequence[int], phase: int, given: bool) -> tuple[int, int, bool]:
-    """Per-seat points after the 100 bonus at the end of ``phase`` (ruling G7), and whether a
-    bonus has now been given this deal (mirrors ``rules.bonus_due``)."""
+def bonus_after(points: Sequence[int], phase: int, given: bool, bonus: Mapping[int, int] = BONUS,
+                at: int = BONUS_AT) -> tuple[int, int, bool]:
+    """Per-seat points after the bonus at the end of ``phase`` (ruling G7), and whether a
+    bonus has now been given this deal (mirrors ``rules.bonus_due``).  ``bonus`` (by phase) and
+    ``at`` (the score that earns it): the house rules' (by default 100/50/30 at 100), which the
+    bot reads from its observation's options so that a changed bonus changes its play."""
     p0, p1 = points[0], points[1]
     if given:
         return p0, p1, True
-    r0, r1 = p0 >= BONUS_AT, p1 >= BONUS_AT
+    r0, r1 = p0 >= at, p1 >= at
     if r0 and not r1:
-        return p0 + BONUS[phase], p1, True
+        return p0 + bonus[phase], p1, True
     if r1 and not r0:
-        return p0, p1 + BONUS[phase], True
+        return p0, p1 + bonus[phase], True
     return p0, p1, False
 
 
@@ -275,28 +278,32 @@ class ClimbSolver(_Counted):
         return out
 
 
-def climb_tables(points: Sequence[int], me: int, given: bool) -> tuple[list[int], list[int]]:
+def climb_tables(points: Sequence[int], me: int, given: bool, bonus: Mapping[int, int] = BONUS,
+                 at: int = BONUS_AT) -> tuple[list[int], list[int]]:
     """``win``/``lose`` leaves for ``ClimbSolver``: the bot's points minus the other's for the
-    play-off plus its 100 bonus, from the deal's points before the play-off."""
+    play-off plus its bonus (``bonus``, ``at``: see ``bonus_after``), from the deal's points
+    before the play-off."""
     win: list[int] = []
     lose: list[int] = []
     for n in range(27):
         for table, winner in ((win, me), (lose, 1 - me)):
             pts = list(points)
             pts[winner] += 10 + n
-            after = bonus_after(pts, 3, given)
+            after = bonus_after(pts, 3, given, bonus, at)
             table.append((after[me] - points[me]) - (after[1 - me] - points[1 - me]))
     return win, lose
 
 
 def trick_final(points: Sequence[int], me: int, given: bool,
-                playoff: Callable[[int, int, bool], int]) -> list[int]:
+                playoff: Callable[[int, int, bool], int], bonus: Mapping[int, int] = BONUS,
+                at: int = BONUS_AT) -> list[int]:
     """``final[m]`` for ``TrickSolver``: the bot ends the tricks with ``m`` tricks;
     ``playoff(p_me, p_other, given)`` is the exact play-off value (bonus included) from those
-    deal points; ``points``: the deal's points before the tricks."""
+    deal points; ``points``: the deal's points before the tricks; ``bonus``, ``at``: see
+    ``bonus_after``."""
     out = []
     for m in range(14):
-        p_me, p_other, g = _after_tricks(points, me, m, given)
+        p_me, p_other, g = _after_tricks(points, me, m, given, bonus, at)
         out.append(p_me - points[me] - (p_other - points[1 - me]) + playoff(p_me, p_other, g))
     return out
 
@@ -339,6 +346,10 @@ class OpenSolver:
     def __init__(self, seat: int, budget: int) -> None:
         self.seat = seat
         self.budget = budget
+        #: the bonus by phase and the score that earns it, as the table's house rules set them
+        #: (read from each decision's observation; the defaults until the first)
+        self.bonus: dict[int, int] = dict(BONUS)
+        self.at: int = BONUS_AT
         self.tricks: dict[tuple[int, ...], TrickSolver] = {}
         self.climbs: dict[tuple[tuple[int, ...], tuple[int, ...]], ClimbSolver] = {}
         #: the whole play-off's value, by leaves (``_climb_key``), once solved
@@ -358,8 +369,12 @@ class OpenSolver:
     def choose(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action | None:
         """The best legal action, or ``None`` when the budget ran out first (or the phase is
         not an open one)."""
-        if obs["round"] != self.round:  # a new deal: drop the old tables, keep memory bounded
+        options = obs["options"]
+        bonus = {1: options["melds_bonus"], 2: options["tricks_bonus"], 3: options["playoff_bonus"]}
+        if obs["round"] != self.round or bonus != self.bonus or options["bonus_at"] != self.at:
+            # a new deal (or other house rules): drop the old tables, keep memory bounded
             self.round = obs["round"]
+            self.bonus, self.at = bonus, options["bonus_at"]
             self.tricks.clear()
             self.climbs.clear()
             self.roots.clear()
@@ -381,7 +396,7 @@ class OpenSolver:
 
     # ------------------------------------------------------------------ helpers
     def _climb_key(self, points: Sequence[int], given: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        win, lose = climb_tables(points, self.seat, given)
+        win, lose = climb_tables(points, self.seat, given, self.bonus, self.at)
         return tuple(win), tuple(lose)
 
     def _climb_solver(self, points: Sequence[int], given: bool) -> ClimbSolver:
@@ -434,7 +449,8 @@ class OpenSolver:
         # solved yet is valued by the outcome of the play-off played for its points alone (who
         # goes out, how many cards the other keeps), as if the bonus did not change how it is
         # played: then the choice is not exact, only close (``last_whole``).
-        afters = {_after_tricks(points, me, m, given) for m in range(mine, mine + hand.bit_count() + 1)}
+        afters = {_after_tricks(points, me, m, given, self.bonus, self.at)
+                  for m in range(mine, mine + hand.bit_count() + 1)}
         keys = {a: self._climb_key(_by_seat(me, a[0], a[1]), a[2]) for a in afters}
         playoff_values: dict[tuple[int, int, bool], int] = {}
         self.last_whole = True
@@ -451,7 +467,7 @@ class OpenSolver:
         def playoff(p_me: int, p_other: int, g: bool) -> int:
             return playoff_values.get((p_me, p_other, g), 0)
 
-        final = tuple(trick_final(points, me, given, playoff))
+        final = tuple(trick_final(points, me, given, playoff, self.bonus, self.at))
         choice = None
         if self.last_final is not None and self.last_final != final:
             # an answer first, cheaply, from the tables of the last decision's leaves; then the
@@ -547,7 +563,8 @@ class OpenSolver:
         return self._pick(solver, spent, root, options)
 
 
-def _after_tricks(points: Sequence[int], me: int, m: int, given: bool) -> tuple[int, int, bool]:
+def _after_tricks(points: Sequence[int], me: int, m: int, given: bool, bonus: Mapping[int, int] = BONUS,
+                  at: int = BONUS_AT) -> tuple[int, int, bool]:
     """(the bot's deal points, the other's, bonus given) after the tricks end with the bot
     holding ``m`` of them."""
     pts = list(points)
@@ -556,6 +573,6 @@ def _after_tricks(points: Sequence[int], me: int, m: int, given: bool) -> tuple[
     for s in range(2):
         if t[s] % 2:
             pts[s] += 10 + t[s]
-    p0, p1, g = bonus_after(pts, 2, given)
+    p0, p1, g = bonus_after(pts, 2, given, bonus, at)
     after = (p0, p1)
     return after[me], after[1 - me], g

@@ -2,11 +2,12 @@
 
 It sees only its observation.  In the election it values its hand for each trump (trump length
 and honours, the Mighty and the joker, side aces) as the point cards a president with a friend
-could expect, and bids the lowest legal contract in its best trump while that stays within the
-value; it passes otherwise.  As president it discards what will not take tricks (short side
-suits first; side point cards it cannot protect are banked in the discards when they count),
-keeps its contract unless the kitty made another trump clearly better, and names as friend the
-strongest card it lacks: the Mighty, then the joker, then the top trumps.
+could expect (no-trump more when the house rules' ``doubling`` is dearer), and bids the lowest
+legal contract in its best trump while that stays within the value; it passes otherwise.  As
+president it discards what will not take tricks (short side suits first; side point cards it
+cannot protect are banked in the discards when they count), keeps its contract unless the kitty
+made another trump clearly better, and names as friend the strongest card it lacks: the Mighty,
+then the joker, then the top trumps.
 
 In play it scores each legal card by the trick it leads to: the points in the trick (with the
 card's own) go to whoever would win it, counted for its side when that seat is a known ally,
@@ -47,8 +48,16 @@ ACE: Final = 12
 FULL: Final = (1 << 53) - 1
 
 
-def hand_value(hand: int, denom: str, when_spades: str = "DA") -> float:
-    """The point cards a president with this hand (and a friend) may expect with ``denom``."""
+#: how much a no-trump contract's value moves per step of the house rules' ``doubling`` away
+#: from its default 2: a dearer doubling makes a no-trump hand readier to play no-trump (it pays
+#: more when made), a doubling of 1 takes the bonus of no-trump away
+NT_PER_DOUBLING: Final = 0.5
+DOUBLING_DEFAULT: Final = 2
+
+
+def hand_value(hand: int, denom: str, when_spades: str = "DA", doubling: int = DOUBLING_DEFAULT) -> float:
+    """The point cards a president with this hand (and a friend) may expect with ``denom``
+    (``doubling``: the house rules', which moves what no-trump is worth, see ``NT_PER_DOUBLING``)."""
     trump = trump_of(denom)
     mighty = mighty_of(trump, when_spades)
     value = 7.0
@@ -67,12 +76,13 @@ def hand_value(hand: int, denom: str, when_spades: str = "DA") -> float:
             if trump < 0:
                 value += 0.5 * top[0] + 0.3 * top[1] + (0.3 * (length - 4) if length > 4 else 0.0)
     if trump < 0:
-        value += 1.0
+        value += 1.0 + NT_PER_DOUBLING * (doubling - DOUBLING_DEFAULT)
     return value
 
 
-def best_denom(hand: int, when_spades: str = "DA") -> tuple[str, float]:
-    return max(((d, hand_value(hand, d, when_spades)) for d in DENOMS), key=lambda x: (x[1], x[0] != NT))
+def best_denom(hand: int, when_spades: str = "DA", doubling: int = DOUBLING_DEFAULT) -> tuple[str, float]:
+    return max(((d, hand_value(hand, d, when_spades, doubling)) for d in DENOMS),
+               key=lambda x: (x[1], x[0] != NT))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # see Bot: pickled to a server's worker
@@ -106,10 +116,11 @@ class MightyBot(Bot):
     # ------------------------------------------------------------------ before the play
     def bid(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int, spades: str) -> Action:
         bids = [a for a in legal if a.kind == "bid"]
-        if any(a.kind == "dealmiss" for a in legal) and best_denom(hand, spades)[1] < 10:
+        doubling = obs["options"]["doubling"]
+        if any(a.kind == "dealmiss" for a in legal) and best_denom(hand, spades, doubling)[1] < 10:
             self.reason = Reason("deal_miss")
             return next(a for a in legal if a.kind == "dealmiss")
-        ranked = sorted(((hand_value(hand, d, spades), d) for d in DENOMS), reverse=True)
+        ranked = sorted(((hand_value(hand, d, spades, doubling), d) for d in DENOMS), reverse=True)
         for value, denom in ranked[:2]:
             options = [a for a in bids if a.arg.split()[1] == denom and int(a.arg.split()[0]) <= value]
             if options:
@@ -151,8 +162,9 @@ class MightyBot(Bot):
     def contract(self, obs: Mapping[str, Any], legal: Sequence[Action], hand: int, spades: str) -> Action:
         denom = Contract.parse(obs["contract"])[1]
         keep = next(a for a in legal if a.arg == obs["contract"])
-        current = hand_value(hand, denom, spades) - 1.5  # the kitty is in: the hand is 10 cards now
-        best, value = best_denom(hand, spades)
+        doubling = obs["options"]["doubling"]
+        current = hand_value(hand, denom, spades, doubling) - 1.5  # the kitty is in: the hand is 10 cards now
+        best, value = best_denom(hand, spades, doubling)
         if best != denom and value - 1.5 >= current + 2.5:
             for a in legal:
                 k, d = Contract.parse(a.arg)

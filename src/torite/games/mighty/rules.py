@@ -134,6 +134,7 @@ class Mighty(TrickGame):
         house_rule("doubling", 2, "what each doubling (no-trump, no friend, run, back run) multiplies S by", 1, 4),
     )
     PLAYERS = NUM_PLAYERS
+    BOT_READS = frozenset({"doubling"})
     DECK = tuple(range(53))
     STAT_KEYS = ("deal_miss", "contract_made", "contract", "no_trump", "no_friend", "run", "back_run",
                  "joker_calls", "party_points", "president_points", "first_trick_friend", "fake_friend")

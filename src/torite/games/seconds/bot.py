@@ -7,7 +7,8 @@ It sees only its observation.  Each decision it asks two questions:
   count + 1 and my mate's trick my count + 1 (a product grows most when the tricks are split
   evenly; the +1 keeps 0 × 0 from looking worthless); in deal 6 my trick is worth 2t + 1 (the
   square grows); in deal 7 my trick costs 1; in deal 8 a trick is worth 1 up to 3 and costs 3
-  past it.  Other seats' tricks are worth nothing to me.
+  past it, scaled by the house rules' ``exact3_points`` over its default 10 (nothing when it is
+  0: then no trick is worth taking).  Other seats' tricks are worth nothing to me.
 - *Who takes the trick if I play this card?*  Played last, it knows.  Otherwise it samples the
   hidden hands from its observation (``game.determinizer``, as the search bots do) and lets the
   players after it play a random legal card, the winner found by the rules' own
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -31,6 +32,9 @@ from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 from torite.engine.kit import TrickState
 from torite.games.seconds.rules import second_index
+
+#: the ``exact3_points`` the deal-8 trick values are written for (the house rule's default)
+EXACT3_DEFAULT: Final = 10
 
 
 def trick_values(obs: Mapping[str, Any]) -> list[float]:
@@ -48,7 +52,10 @@ def trick_values(obs: Mapping[str, Any]) -> list[float]:
     elif kind == 7:
         values[me] = -1.0
     elif kind == 8:
-        values[me] = 1.0 if t[me] < 3 else -3.0 if t[me] == 3 else 0.0
+        # in the scale of the house rules' ``exact3_points`` (10 by default, when these values
+        # are the ones above): a dearer exact three is worth more tricks' risk, a free one none
+        scale = obs["options"]["exact3_points"] / EXACT3_DEFAULT
+        values[me] = (1.0 if t[me] < 3 else -3.0 if t[me] == 3 else 0.0) * scale
     return values
 
 

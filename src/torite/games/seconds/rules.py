@@ -130,6 +130,7 @@ class Seconds(TrickGame):
         house_rule("exact3_points", 10, "points for exactly 3 tricks in deal 8 (edition 2021)", 0, 1000),
     )
     PLAYERS = NUM_PLAYERS
+    BOT_READS = frozenset({"exact3_points"})
     STAT_KEYS = ("no_follow_tricks", "tie_tricks", "tricks", "exact3_made", *(f"points_deal_{k}" for k in range(1, 9)))
     BOT = "torite.games.seconds.bot:SecondsBot"
     FIELDS = (

@@ -4,8 +4,9 @@ It values a hand by high-card points (A 4, K 3, Q 2, J 1) and its shape.  Two pl
 points with the dummy and the bridge, and the dummy's cards go to each player in turn, so the
 tricks a hand expects are half the deal plus a share of its points above the opponent's
 expected ones (a third of the rest), with trumps counted by length.  It takes umbrage at a hand
-well below the average, bids its best denomination as far as that estimate goes, doubles a
-contract its own tricks should beat, repeats its contract when it must, and in a draw round
+well below the average, bids its best denomination as far as that estimate goes (within a
+margin that the house rules' bonuses move, ``bid_margin``), doubles a contract its own tricks
+should beat, repeats its contract when it must, and in a draw round
 swaps its small cards outside the suit it relies on (a card from the bridge is worth more on
 average).  In play it looks at the rest of the trick: the cards it plays itself (its hand, the
 dummy when it controls it) it chooses, the dummy's cards the opponent controls are known, and
@@ -26,7 +27,7 @@ from torite.engine.base import Action
 from torite.engine.bot import Bot, Reason
 
 from .claim import ACCEPT, CLAIM_PHASE, REFUSE, claim_holds
-from .deal import DUMMY_STEP, follow, trick_order
+from .deal import CHICAGO, DUMMY_STEP, follow, trick_order
 from .rules import winning_index
 from .scoring import DENOMS
 
@@ -58,6 +59,23 @@ def expected_tricks(hand: int, denom: str) -> float:
     if trumps >= 5:
         tricks += sum(0.6 if n == 0 else 0.3 if n == 1 else 0.0 for s, n in enumerate(lens) if s != t)
     return tricks
+
+
+#: the margin (expected tricks over those a bid needs) the bot bids on under the default scoring
+MARGIN: Final = -0.2
+
+
+def bid_margin(options: Mapping[str, Any]) -> float:
+    """The least margin the bot bids on under the table's house rules: the more a made contract
+    brings (Chicago: the part-score bonus; rubber: the rubber bonuses a game leads to), the
+    thinner the margin it risks, by a step per 250 points of part-score bonus or per 2000 of
+    the two rubber bonuses together away from their defaults (50; 700 + 500), at most a trick
+    either way.  The defaults give ``MARGIN``: the bot bids as it always did."""
+    if options["scoring"] == CHICAGO:
+        shift: float = (options["part_score_bonus"] - 50) / 250
+    else:
+        shift = (options["rubber_two_nil"] + options["rubber_two_one"] - 1200) / 2000
+    return MARGIN - max(-1.0, min(1.0, shift))
 
 
 def best_denomination(hand: int) -> tuple[str, float]:
@@ -113,9 +131,10 @@ class UmbridgeBot(Bot):
         # the cheapest bid in each denomination the hand supports
         best: Action | None = None
         best_margin = 0.0
+        least = bid_margin(obs["options"])
         for a in bids:
             margin = expected_tricks(hand, a.arg.split()[1]) - (6 + int(a.arg[0]))
-            if margin >= -0.2 and (best is None or margin > best_margin):
+            if margin >= least and (best is None or margin > best_margin):
                 best, best_margin = a, margin
         if best is not None:
             tricks_then = round(expected_tricks(hand, best.arg.split()[1]))

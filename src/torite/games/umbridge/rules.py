@@ -123,6 +123,7 @@ class Umbridge(TrickGame):
         house_rule("part_score_bonus", 50, "Chicago: the bonus of a made part-score", 0, 500),
     )
     PLAYERS = 2
+    BOT_READS = frozenset({"rubber_two_nil", "rubber_two_one", "part_score_bonus"})
     STAT_KEYS = ("passed_out", "contract_level", "no_trump", "doubled", "made", "umbrage", "bridge_draws",
                  "dummy_tricks", "honour_points")
     BOT = "torite.games.umbridge.bot:UmbridgeBot"

@@ -24,6 +24,7 @@ from torite.present.labels.templates import (
     _compile_text,
 )
 from torite.present.labels.words import (
+    GLOSS_SLOT,
     Labels,
     Rich,
     RoleRow,
@@ -275,8 +276,12 @@ def _load(game_id: str, fallback_title: str, lang: str, common_file: str, game_f
         where = f"{origin('maps', 'glossary')}: maps.glossary.{term}"
         variants = [{"text": entry}] if isinstance(entry, str) else entry
         for text in (v["text"] for v in variants):
-            if not _GLOSS.match(text) or "{" in text:
+            if not _GLOSS.match(text) or "{" in GLOSS_SLOT.sub("", text):
                 raise LabelError(f"{where}: write \"term: what it means\", plain text: {text!r}")
+            for name in GLOSS_SLOT.findall(text):
+                if name not in data["options"]:
+                    raise LabelError(f"{where}: {{{name}}}: only an option of the game's may fill a glossary "
+                                     f"text (options: {', '.join(data['options']) or 'none'})")
         terms[term] = tuple((_compile_cond(v.get("if"), f"{where}[{i}]"), v["text"]) for i, v in enumerate(variants))
     return Labels(game_id, lang, data, tuple(files), events, buttons, rows["status"], rows["trick_facts"],
                   seat_name, said["reasons"], said["hints"], rows["explain"], roles, goal, prompts, terms=terms)

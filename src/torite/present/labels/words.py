@@ -4,6 +4,7 @@ text of plain strings and tokens (cards, suits, contracts) that each face draws 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -156,13 +157,14 @@ class Labels:
     def glossary(self, options: Mapping[str, Any]) -> dict[str, str]:
         """The game's terms explained under these options (``maps.glossary``: a text, or variants
         whose ``if`` reads the options: a term whose meaning an option changes says what it
-        means in the game being played)."""
+        means in the game being played; ``{option}`` in a text is the option's value, so a
+        number a house rule sets is the one in force, never its default)."""
         out: dict[str, str] = {}
         ctx = _Context(options, {})
         for term, variants in self.terms.items():
             text = next((t for cond, t in variants if _holds(cond, ctx)), None)
-            if text is not None:
-                out[term] = text
+            if text is not None and all(name in options for name in GLOSS_SLOT.findall(text)):
+                out[term] = GLOSS_SLOT.sub(lambda m: str(options[m[1]]), text)
         return out
 
     def plural(self, word: str, n: int) -> str:
@@ -404,6 +406,8 @@ def _split_card(card: str) -> tuple[str, str]:
 
 
 _RANKS: Final = frozenset(RANK_CHARS.values())
+#: in a glossary text, the value of an option in force (a house rule's number: ``{reversal_points}``)
+GLOSS_SLOT: Final = re.compile(r"\{(\w+)\}")
 
 
 class _Context:
