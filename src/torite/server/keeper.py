@@ -20,6 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from torite.engine.registry import make_game
 from torite.server.bots import BotPool
 from torite.server.cluster import Cluster
+from torite.server.limits import RateLimiter
 from torite.server.live import SETTINGS, LiveTable, Seat, TableError, stop_after
 from torite.server.store import DB_THREADS, Append, Store, TableRow
 
@@ -33,6 +34,9 @@ UNWRITABLE = ("readonly", "read-only", "read only", "disk i/o error", "disk is f
 #: is the moves' too, and a flood of creations queued ahead of them held a bystander's move a
 #: second (230 addresses creating at once)
 CREATES_AT_ONCE = 2
+#: a seat renamed at most this often (a second) after a few at once
+RENAMES_PER_SECOND = 0.2
+RENAMES_BURST = 3
 CREATES_WAITING = 16
 
 
@@ -71,6 +75,8 @@ class TableKeeper:
         self._appending = False
         #: (table, seat) whose hint count is being written
         self._hint_writes: set[tuple[str, int]] = set()
+        #: the seats' renames, paced per (table, seat)
+        self._renames = RateLimiter(RENAMES_PER_SECOND, RENAMES_BURST)
 
     async def _db_create(self, fn: Callable[..., T], *args: Any) -> T:
         """A store call that makes something new (a table, a rematch): a few at once, a bounded

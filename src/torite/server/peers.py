@@ -17,6 +17,9 @@ from typing import Any
 from torite.server.driving import TableDriver
 from torite.server.live import LiveTable, TableError
 
+#: a seat's name from another process is one ``chosen_name`` cleaned; cut anyway
+MAX_NOTICE_NAME = 40
+
 log = logging.getLogger("torite.server")
 
 EXPIRED = "this table expired: nobody played at it for too long"
@@ -137,6 +140,9 @@ class TablePeers(TableDriver):
                     self._tell_presence(table)
             elif kind == "r":
                 table.rematch = str(msg["r"])
+                table.touch()
+            elif kind == "m":
+                table.seats[int(msg["s"])].name = str(msg["name"])[:MAX_NOTICE_NAME]
                 table.touch()
             elif kind == "x":
                 self._drop(table, str(msg.get("c", "expired")),

@@ -145,6 +145,15 @@ async def _handle(manager: TableManager, table: LiveTable, conn: Connection, raw
             conn.push({"type": "joined", "seat": seat, "others": len(manager.others_on_seat(table, conn))})
         else:
             _err(conn, "bad_token", "wrong seat or token: open your invitation link again")
+    elif kind == "name":
+        if not conn.joined or conn.seat is None:
+            _err(conn, "not_seated", "only a seated player names their seat")
+            return
+        try:
+            name = await manager.rename(table, conn.seat, msg.get("name"))
+            conn.push({"type": "named", "seat": conn.seat, "name": name})
+        except TableError as e:
+            _err(conn, e.code, str(e))
     elif kind in ("take_over", "stand_in", "hint"):
         if not conn.joined or conn.seat is None:
             _err(conn, "not_seated", f"only a seated player can ask for {kind.replace('_', ' ')}")

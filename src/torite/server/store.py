@@ -389,6 +389,19 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(driver=member))
 
+    def set_seat_name(self, table_id: str, seat: int, name: str) -> None:
+        """``seat``'s name, as its player chose it at the table (the seats read and written in one
+        transaction, locked on PostgreSQL: two players naming themselves at once keep both)."""
+        with self.engine.begin() as conn:
+            q = select(tables_t.c.seats).where(tables_t.c.id == table_id)
+            row = conn.execute(q.with_for_update() if self.postgres else q).first()
+            if row is None:
+                return
+            seats = json.loads(row.seats)
+            if 0 <= seat < len(seats):
+                seats[seat]["name"] = name
+                conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(seats=json.dumps(seats)))
+
     def add_hints(self, table_id: str, seat: int, more: int) -> None:
         """Count ``more`` hints taken by ``seat``: its one row counted up (made by the first)."""
         for attempt in range(2):

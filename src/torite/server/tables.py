@@ -26,6 +26,7 @@ import hmac
 import logging
 import secrets
 import time
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,6 +60,24 @@ CONFLICT_RETRIES = 3
 #: seconds a table no socket holds (finished, or driven by another process) stays in memory
 UNUSED_SECONDS = 60.0
 MAX_SEAT_NAME = 40
+#: a name a player gives their own seat at the table (shorter: it is drawn on a seat's plate)
+MAX_CHOSEN_NAME = 24
+
+
+def chosen_name(raw: Any) -> str:
+    """A name a player chose for their seat, cleaned, or a ``bad_name`` refusal: text of at most
+    ``MAX_CHOSEN_NAME`` characters once control and format characters (a bidi override, a
+    zero-width joiner) are taken out and spaces (a tab, a line break) run together; not ``bot:…`` (a record names its
+    bots so).  Empty: the seat goes back to the game's own name for it."""
+    if not isinstance(raw, str) or len(raw) > 4 * MAX_CHOSEN_NAME:
+        raise TableError("bad_name", f"a name is text of at most {MAX_CHOSEN_NAME} characters")
+    name = " ".join("".join(" " if c.isspace() else c for c in raw
+                            if c.isspace() or unicodedata.category(c)[0] != "C").split())
+    if len(name) > MAX_CHOSEN_NAME:
+        raise TableError("bad_name", f"a name is text of at most {MAX_CHOSEN_NAME} characters")
+    if name.lower().startswith("bot:"):
+        raise TableError("bad_name", "a person's name may not begin with \"bot:\" (a record names its bots so)")
+    return name
 
 
 def _clean_settings(given: Mapping[str, Any] | None) -> dict[str, float]:
@@ -444,6 +463,26 @@ class TableManager(TablePeers):
         # in everyone's next state)
         return {"type": "hint", "n": n, "action": table.game.action_text(action), "label": texts["actions"][0],
                 "reason": labels.hint_texts(table.game, reason, table.seat_names(), langs)}
+
+    async def rename(self, table: LiveTable, seat: int, raw: Any) -> str:
+        """``seat``'s player names it (``chosen_name``): stored, shown to everyone at the table
+        and in its record; paced per seat.  Returns the name as cleaned."""
+        name = chosen_name(raw)
+        if table.seats[seat].kind != "human":
+            raise TableError("not_human", "only a person's seat is named at the table")
+        if table.over:
+            raise TableError("game_over", "the game is over: its record keeps the names it was played with")
+        if table.seats[seat].name == name:
+            return name
+        wait = self._renames.allow((table.id, seat))
+        if wait:
+            raise TableError("slow_down", f"renamed too often: try again in {max(1, round(wait))} s",
+                             {"retry_after": max(1, round(wait))})
+        await self._db_call(self.store.set_seat_name, table.id, seat, name)
+        table.seats[seat].name = name
+        table.touch()
+        self._tell("m", table.id, s=seat, name=name)
+        return name
 
     def _count_hints(self, table: LiveTable, seat: int) -> None:
         """The store counts the seat's hints up, one write at a time a seat: asks that come while

@@ -31,6 +31,7 @@ export const S = {
   endOpens: false,     // a game over before we joined: its end opens once its whole log is here
   hint: null,          // the hint for the decision on show: {n, action, label, reason}
   showLast: false,     // the last trick's panel is open
+  nameSaid: null,      // the seat whose kept name was said to the server since it joined
 };
 
 let sendFn = () => {};

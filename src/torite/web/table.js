@@ -24,6 +24,7 @@ import { renderAuction, renderLog, renderSheet, renderStatus } from "./table-sid
 import { askTakeOver, openSummary, renderOver, showRules, showSummaries } from "./table-dialogs.js";
 import { fitTable, watchFit } from "./table-fit.js";
 import { setupHandTools } from "./table-hand.js";
+import { onNamed, renderNameButton, sayKeptName, setupNames } from "./table-name.js";
 
 const storeKey = "torite.seat." + tableId;
 let ws = null;
@@ -151,6 +152,8 @@ function onMessage(msg) {
     setConn(S.me === null ? "table.spectating" : "table.connected");
     $("table").dataset.connected = "1";
     render(history ? null : msg.log);
+    sayKeptName();
+    renderNameButton();
   } else if (msg.type === "log") {
     // the next page of a whole log: history
     S.logLines.push(...msg.log);
@@ -161,8 +164,11 @@ function onMessage(msg) {
       if (S.lastSummary) S.summaries.push(S.lastSummary);
     }
     if (S.last) render(null);
+  } else if (msg.type === "named") {
+    onNamed(msg);
   } else if (msg.type === "joined") {
     S.me = msg.seat;
+    S.nameSaid = null;
     setConn(S.me === null ? "table.spectating" : "table.connected");
     $("table").dataset.takeover = msg.others ? "1" : "0";
     if (msg.seat !== null && msg.others > 0) askTakeOver(watch);
@@ -376,6 +382,7 @@ function init() {
   const refillPause = setupPause();
   const showSound = setupSound();
   const refillHandTools = setupHandTools(() => { if (S.last) renderActions(); });
+  setupNames();
   setupMenu();
   watchFit();
   T.bindSwitch($("lang"), () => {
