@@ -138,6 +138,25 @@ def choose(page: Page, rng: random.Random) -> None:
         page.click(f'#controls button[data-action="{text}"]')
 
 
+def play_one(page: Page, rng: random.Random, n: str) -> None:
+    """One random legal action (``choose``) at decision ``n``, and the table moved past it."""
+    choose(page, rng)
+    page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+
+
+def decisions(page: Page, limit: int = 200) -> Iterator[dict[str, str]]:
+    """Each decision of ours until the game is over (a round's summary closed on the way); the
+    caller makes its move (``play_one``) before asking for the next."""
+    for _ in range(limit):
+        d = wait_decision(page)
+        if page.locator("#round-dialog[open]").count():
+            page.click("#round-continue")
+            continue
+        if d["over"] == "1":
+            return
+        yield d
+
+
 @pytest.mark.parametrize("size", sorted(SIZES))
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_decision_shows_its_controls_and_the_hand_without_scrolling(
@@ -145,22 +164,14 @@ def test_every_decision_shows_its_controls_and_the_hand_without_scrolling(
     page = open_table(browser, server, game, SIZES[size], SEED)
     rng = random.Random(f"{game} {size}")
     faults: list[str] = []
-    decisions = 0
+    walked = 0
     try:
-        for _ in range(GAMES[game][2]):
-            d = wait_decision(page)
-            if page.locator("#round-dialog[open]").count():
-                page.click("#round-continue")
-                continue
-            if d["over"] == "1":
-                break
-            decisions += 1
+        for d in decisions(page, GAMES[game][2]):
+            walked += 1
             where = f"{d['phase']} #{d['n']}"
             faults += [f"{where}: {f}" for f in page.evaluate(MEASURE)]
-            n = d["n"]
-            choose(page, rng)
-            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
-        assert decisions > 5
+            play_one(page, rng, d["n"])
+        assert walked > 5
         assert not faults, "\n".join(faults[:20])
         assert not page.errors  # type: ignore[attr-defined]
     finally:
@@ -176,9 +187,7 @@ def walk_until(page: Page, rng: random.Random, pred: str, limit: int = 200) -> d
             continue
         if d["over"] == "1" or page.evaluate(pred):
             return d
-        n = d["n"]
-        choose(page, rng)
-        page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+        play_one(page, rng, d["n"])
     raise AssertionError("never got there: " + pred)
 
 
@@ -233,9 +242,7 @@ def test_on_a_phone_no_plate_covers_the_trick_and_the_bidding_leaves_the_felt_fo
             page.wait_for_timeout(400)
             assert page.evaluate(OVERLAPS, [["#seats .seat", "#trick .trick-card"],
                                             ["#seats .seat", "#trick-note"]]) == []
-            n = table_data(page)["n"]
-            choose(page, rng)
-            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{n}'")
+            play_one(page, rng, table_data(page)["n"])
         assert not page.errors  # type: ignore[attr-defined]
     finally:
         page.context.close()

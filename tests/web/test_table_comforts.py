@@ -13,7 +13,16 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from .test_browser import new_page, table_data, take_turn
-from .test_layout import PHONE, WIDE, choose, open_table, server, wait_decision, walk_until  # noqa: F401  (server: the fixture)
+from .test_layout import (  # noqa: F401  (server: the fixture)
+    PHONE,
+    WIDE,
+    decisions,
+    open_table,
+    play_one,
+    server,
+    wait_decision,
+    walk_until,
+)
 
 CLOCK = re.compile(r"a bot plays in (\d+) s")
 
@@ -103,16 +112,9 @@ def test_a_finished_umbridge_table_drops_the_dummys_place(server: str, browser: 
     try:
         seen = False
         rng = random.Random(1)
-        for _ in range(300):
-            d = wait_decision(page)
-            if page.locator("#round-dialog[open]").count():
-                page.click("#round-continue")
-                continue
-            if d["over"] == "1":
-                break
+        for d in decisions(page, 300):
             seen = seen or page.locator("#seats .pile-seat").count() > 0
-            choose(page, rng)
-            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{d['n']}'")
+            play_one(page, rng, d["n"])
         assert seen, "the dummy's place never showed during play"
         assert table_data(page)["over"] == "1"
         assert page.locator("#seats .pile-seat").count() == 0
@@ -179,8 +181,7 @@ def test_cards_received_in_the_pass_are_marked_until_the_next_action(server: str
             d = wait_decision(page)
             if d["phase"] != "pass":
                 break
-            choose(page, rng)
-            page.wait_for_function(f"document.getElementById('table').dataset.n !== '{d['n']}'")
+            play_one(page, rng, d["n"])
         hand = set(page.evaluate("() => window.__torite.state().hand"))
         came = hand - before
         assert len(came) == 3
@@ -188,8 +189,7 @@ def test_cards_received_in_the_pass_are_marked_until_the_next_action(server: str
         assert {marked.nth(i).get_attribute("data-card") for i in range(marked.count())} == came
         outline = marked.first.evaluate("b => getComputedStyle(b).outlineStyle")
         assert outline == "solid"
-        choose(page, rng)
-        page.wait_for_function(f"document.getElementById('table').dataset.n !== '{d['n']}'")
+        play_one(page, rng, d["n"])
         wait_decision(page)
         assert page.locator("#hand button.card.arrived").count() == 0
         assert not page.errors  # type: ignore[attr-defined]
